@@ -1,0 +1,66 @@
+/**
+ * `@duro/core`: durable orchestrations for TypeScript. This package holds the duroxide provider
+ * contract (`Provider`, `ProviderAdmin`, `ProviderError`), the history and work-item model with
+ * its byte-compatible JSON codec, the runtime and client, and an in-memory provider.
+ *
+ * @packageDocumentation
+ */
+export {
+  errorCategory,
+  errorDisplayMessage,
+  isRetryableError,
+  type AppErrorKind,
+  type ConfigErrorKind,
+  type ErrorDetails,
+  type PoisonMessageType,
+} from './model/error-details.js';
+export {
+  isTerminalEvent,
+  type CarriedEvent,
+  type Event,
+  type EventKind,
+  type EventKindOf,
+  type EventOf,
+  type EventType,
+} from './model/event.js';
+export { compareSemver, formatSemver, parseSemver, type SemverVersion } from './model/semver.js';
+export {
+  workItemInstance,
+  type WorkItem,
+  type WorkItemOf,
+  type WorkItemType,
+} from './model/work-item.js';
+export type { ExecutionMetadata, ExecutionStatus } from './provider/execution-metadata.js';
+export {
+  MAX_WORKER_TAGS,
+  TagFilter,
+  capabilityFilterAccepts,
+  semverRangeContains,
+  tagFilterMatches,
+  type DispatcherCapabilityFilter,
+  type SemverRange,
+  type SessionFetchConfig,
+} from './provider/fetch-filters.js';
+export { deleteInstanceTree, walkInstanceTree } from './provider/instance-tree.js';
+export type {
+  DeleteInstanceResult,
+  ExecutionInfo,
+  InstanceFilter,
+  InstanceInfo,
+  InstanceTree,
+  PruneOptions,
+  PruneResult,
+  QueueDepths,
+  SystemMetrics,
+} from './provider/management.js';
+export type {
+  FetchedOrchestrationItem,
+  FetchedWorkItem,
+  KvEntry,
+  OrchestrationItem,
+  ScheduledActivityIdentifier,
+} from './provider/orchestration-item.js';
+export type { CustomStatus, Provider } from './provider/provider.js';
+export type { ProviderAdmin } from './provider/provider-admin.js';
+export { ProviderError } from './provider/provider-error.js';
+export type { SystemStats } from './provider/system-stats.js';

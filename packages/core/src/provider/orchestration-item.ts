@@ -1,0 +1,57 @@
+import type { Event } from '../model/event.js';
+import type { WorkItem } from '../model/work-item.js';
+
+/** One committed key-value entry of an instance. */
+export interface KvEntry {
+  readonly value: string;
+  /** When the runtime last set the key, in epoch milliseconds. */
+  readonly lastUpdatedAtMs: number;
+}
+
+/**
+ * A locked batch of work for one instance, as duroxide's `OrchestrationItem`: everything a turn
+ * needs. Nobody else can change the instance until the batch is acknowledged or abandoned.
+ */
+export interface OrchestrationItem {
+  readonly instance: string;
+  readonly orchestrationName: string;
+  /** The current execution (1, then one more per continue-as-new). */
+  readonly executionId: number;
+  readonly version: string;
+  /** Every event of the current execution, in event-id order. */
+  readonly history: readonly Event[];
+  /** The messages this fetch locked, oldest first. */
+  readonly messages: readonly WorkItem[];
+  /**
+   * Set when the stored history could not be decoded; `history` is then empty. The lock is still
+   * held, so the runtime can count the attempt and eventually poison the instance.
+   */
+  readonly historyError: string | null;
+  /** The instance's committed key-value state (of finished executions only). */
+  readonly kvSnapshot: ReadonlyMap<string, KvEntry>;
+}
+
+/** A fetched orchestration item with its lock. */
+export interface FetchedOrchestrationItem {
+  readonly item: OrchestrationItem;
+  /** Token that acknowledges, abandons or renews this batch. */
+  readonly lockToken: string;
+  /** The highest delivery attempt among the batch's messages, counting this one. */
+  readonly attemptCount: number;
+}
+
+/** A fetched activity with its lock. */
+export interface FetchedWorkItem {
+  readonly item: WorkItem;
+  readonly lockToken: string;
+  /** Delivery attempt of this message, counting this one. */
+  readonly attemptCount: number;
+}
+
+/** Identity of a scheduled activity, for cancelling it when it lost a race or its execution ended. */
+export interface ScheduledActivityIdentifier {
+  readonly instance: string;
+  readonly executionId: number;
+  /** The event id of the `ActivityScheduled` event. */
+  readonly activityId: number;
+}

