@@ -9,10 +9,11 @@ import {
 import {
   activityError,
   EXECUTION_ID,
-  goldenFixtures,
+  failedDeserializationError,
   INSTANCE,
   poisonedActivityError,
 } from './golden-samples.test-support.js';
+import { checkGoldenFixtures, goldenFixture } from './golden-fixtures.test-support.js';
 
 const nondeterminism = {
   type: 'Configuration',
@@ -62,49 +63,17 @@ const expected: Record<string, ErrorDetails> = {
     message: '[]',
   },
   'Poison.Activity': poisonedActivityError,
-  'Poison.FailedDeserialization': {
-    ...poison,
-    messageType: {
-      type: 'FailedDeserialization',
-      instance: INSTANCE,
-      executionId: EXECUTION_ID,
-      error: 'unknown variant `Foo`',
-    },
-    message: '',
-  },
+  'Poison.FailedDeserialization': failedDeserializationError,
 };
 
-const fixtures = goldenFixtures('error-details');
-const names = [...fixtures.keys()];
-
-function fixture(name: string): string {
-  const text = fixtures.get(name);
-  if (text === undefined) throw new Error(`no fixture error-details/${name}.json`);
-  return text;
-}
+const fixture = (name: string) => goldenFixture('error-details', name);
 
 describe('error details written by duroxide serde (golden fixtures)', () => {
-  it('every golden error-details file has a value built in code, and every such value a file', () => {
-    expect(names).toEqual(Object.keys(expected).sort());
-  });
-
-  it.each(names)('%s decodes to the value built in code', (name) => {
-    expect(decodeErrorDetails(fixture(name))).toEqual(expected[name]);
-  });
-
-  it.each(names)('%s re-encodes after decoding to the same bytes', (name) => {
-    expect(encodeErrorDetails(decodeErrorDetails(fixture(name)))).toBe(fixture(name));
-  });
-
-  it.each(names)('encoding the %s value built in code gives the serde bytes', (name) => {
-    expect(encodeErrorDetails(expected[name] as ErrorDetails)).toBe(fixture(name));
-  });
-
-  it.each(names)('%s as a wire object is what JSON.parse gives, keys in serde order', (name) => {
-    const wire = errorDetailsToWire(expected[name] as ErrorDetails);
-    expect(wire).toEqual(JSON.parse(fixture(name)));
-    expect(JSON.stringify(wire)).toBe(fixture(name));
-    expect(errorDetailsFromWire(JSON.parse(fixture(name)))).toEqual(expected[name]);
+  checkGoldenFixtures('error-details', expected, {
+    encode: encodeErrorDetails,
+    decode: decodeErrorDetails,
+    toWire: (value) => errorDetailsToWire(value),
+    fromWire: (value) => errorDetailsFromWire(value),
   });
 
   it('unit kinds are bare strings and the Cancelled kind is externally tagged', () => {

@@ -1,8 +1,8 @@
 // Test support for the codec tests: the fixed values tools/wire-fixtures/src/samples.rs builds
-// its fixtures from, rebuilt by hand in TypeScript, and readers for the fixture folders. Keep the
-// two files in step: a value that differs here fails the golden tests.
-import { readdirSync, readFileSync } from 'node:fs';
+// its fixtures from, rebuilt by hand in TypeScript. Keep the two files in step: a value that
+// differs here fails the golden tests.
 import type { ErrorDetails } from './error-details.js';
+import type { EventType } from './event.js';
 
 export const INSTANCE = 'order-7';
 export const EXECUTION_ID = 2;
@@ -43,77 +43,47 @@ export const poisonedActivityError: ErrorDetails = {
   message: `{"ActivityExecute":{"instance":"${INSTANCE}","execution_id":${EXECUTION_ID},"id":3,"name":"Charge","input":"{}"}}`,
 };
 
-const fixtures = new URL('./__fixtures__/', import.meta.url);
+export const failedDeserializationError: ErrorDetails = {
+  type: 'Poison',
+  attemptCount: 11,
+  maxAttempts: 10,
+  messageType: {
+    type: 'FailedDeserialization',
+    instance: INSTANCE,
+    executionId: EXECUTION_ID,
+    error: 'unknown variant `Foo`',
+  },
+  message: '',
+};
 
-/** The golden files of one folder written by tools/wire-fixtures: name (no `.json`) to text. */
-export function goldenFixtures(
-  folder: 'events' | 'work-items' | 'error-details',
-): Map<string, string> {
-  const directory = new URL(`${folder}/`, fixtures);
-  const names = readdirSync(directory)
-    .filter((file) => file.endsWith('.json'))
-    .map((file) => file.slice(0, -'.json'.length))
-    .sort();
-  return new Map(
-    names.map((name) => [name, readFileSync(new URL(`${name}.json`, directory), 'utf8')]),
-  );
-}
+const everyEventType: Record<EventType, true> = {
+  OrchestrationStarted: true,
+  OrchestrationCompleted: true,
+  OrchestrationFailed: true,
+  OrchestrationContinuedAsNew: true,
+  OrchestrationCancelRequested: true,
+  ActivityScheduled: true,
+  ActivityCompleted: true,
+  ActivityFailed: true,
+  ActivityCancelRequested: true,
+  TimerCreated: true,
+  TimerFired: true,
+  ExternalSubscribed: true,
+  ExternalEvent: true,
+  ExternalSubscribedCancelled: true,
+  QueueSubscribed: true,
+  QueueEventDelivered: true,
+  QueueSubscriptionCancelled: true,
+  OrchestrationChained: true,
+  SubOrchestrationScheduled: true,
+  SubOrchestrationCompleted: true,
+  SubOrchestrationFailed: true,
+  SubOrchestrationCancelRequested: true,
+  CustomStatusUpdated: true,
+  KeyValueSet: true,
+  KeyValueCleared: true,
+  KeyValuesCleared: true,
+};
 
-/** One history row or queue row captured from the Rust deployment, with where it came from. */
-export interface CapturedText {
-  readonly file: string;
-  readonly text: string;
-  /** The row's label: scenario, instance and event id, or queue and capture sequence. */
-  readonly row: string;
-}
-
-interface CaptureFile {
-  readonly scenario?: string;
-  readonly history?: ReadonlyArray<{
-    readonly scenario?: string;
-    readonly instance_id: string;
-    readonly execution_id: number;
-    readonly event_id: number;
-    readonly event_data: string;
-  }>;
-  readonly workItems?: ReadonlyArray<{
-    readonly scenario?: string;
-    readonly seq: number;
-    readonly queue: string;
-    readonly work_item: string;
-  }>;
-}
-
-const captures = new URL('rust-duroxide-0.1.30/', fixtures);
-
-function captureFiles(): Array<[string, CaptureFile]> {
-  return readdirSync(captures)
-    .filter((file) => file.endsWith('.json'))
-    .sort()
-    .map((file) => [
-      file,
-      JSON.parse(readFileSync(new URL(file, captures), 'utf8')) as CaptureFile,
-    ]);
-}
-
-/** Every stored history text of the captured Rust deployment (PostgreSQL and SQLite). */
-export function capturedEvents(): CapturedText[] {
-  return captureFiles().flatMap(([file, capture]) =>
-    (capture.history ?? []).map((row) => ({
-      file,
-      text: row.event_data,
-      row: `${row.scenario ?? capture.scenario} ${row.instance_id} #${row.execution_id}.${row.event_id}`,
-    })),
-  );
-}
-
-/** Every stored work-item text of the captured Rust deployment (PostgreSQL and SQLite). */
-export function capturedWorkItems(): CapturedText[] {
-  return captureFiles().flatMap(([file, capture]) =>
-    (capture.workItems ?? []).map((row) => ({
-      file,
-      text: row.work_item,
-      row: `${row.scenario ?? capture.scenario} ${row.queue} seq ${row.seq}`,
-    })),
-  );
-}
+/** Every event variant; the record above fails to compile when a variant is added or removed. */
+export const EVENT_TYPES = Object.keys(everyEventType) as EventType[];

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { decodeEvent, encodeEvent, eventWireTag } from './event-codec.js';
-import type { EventType } from './event.js';
 import {
   capturedEvents,
   capturedWorkItems,
   type CapturedText,
-} from './golden-samples.test-support.js';
+} from './golden-fixtures.test-support.js';
+import { EVENT_TYPES } from './golden-samples.test-support.js';
 import { decodeWorkItem, encodeWorkItem } from './work-item-codec.js';
 import { WireFormatError } from './wire-format-error.js';
 
@@ -45,36 +45,8 @@ describe('rows written by a Rust duroxide 0.1.30 deployment', () => {
 
   it('the rows contain every event variant under its wire tag', () => {
     const tags = new Set(readableEvents.map((row) => decodeEvent(row.text).kind.type));
-    const all: EventType[] = [
-      'OrchestrationStarted',
-      'OrchestrationCompleted',
-      'OrchestrationFailed',
-      'OrchestrationContinuedAsNew',
-      'OrchestrationCancelRequested',
-      'ActivityScheduled',
-      'ActivityCompleted',
-      'ActivityFailed',
-      'ActivityCancelRequested',
-      'TimerCreated',
-      'TimerFired',
-      'ExternalSubscribed',
-      'ExternalEvent',
-      'ExternalSubscribedCancelled',
-      'QueueSubscribed',
-      'QueueEventDelivered',
-      'QueueSubscriptionCancelled',
-      'OrchestrationChained',
-      'SubOrchestrationScheduled',
-      'SubOrchestrationCompleted',
-      'SubOrchestrationFailed',
-      'SubOrchestrationCancelRequested',
-      'CustomStatusUpdated',
-      'KeyValueSet',
-      'KeyValueCleared',
-      'KeyValuesCleared',
-    ];
-    expect([...tags].sort()).toEqual([...all].sort());
-    for (const type of all) {
+    expect([...tags].sort()).toEqual([...EVENT_TYPES].sort());
+    for (const type of EVENT_TYPES) {
       expect(
         readableEvents.some((row) => row.text.includes(`"type":"${eventWireTag(type)}"`)),
       ).toBe(true);

@@ -6,13 +6,13 @@ import {
   ESCAPES,
   EXECUTION_ID,
   FIRE_AT_MS,
-  goldenFixtures,
   INPUT,
   INSTANCE,
   PARENT_INSTANCE,
   poisonedActivityError,
   RESULT,
 } from './golden-samples.test-support.js';
+import { checkGoldenFixtures, goldenFixture } from './golden-fixtures.test-support.js';
 import {
   decodeWorkItem,
   encodeWorkItem,
@@ -135,18 +135,14 @@ const expected: Record<string, WorkItem> = {
   },
 };
 
-const fixtures = goldenFixtures('work-items');
-const names = [...fixtures.keys()];
-
-function fixture(name: string): string {
-  const text = fixtures.get(name);
-  if (text === undefined) throw new Error(`no fixture work-items/${name}.json`);
-  return text;
-}
+const fixture = (name: string) => goldenFixture('work-items', name);
 
 describe('work items written by duroxide serde (golden fixtures)', () => {
-  it('every golden work-item file has a value built in code, and every such value a file', () => {
-    expect(names).toEqual(Object.keys(expected).sort());
+  checkGoldenFixtures('work-items', expected, {
+    encode: encodeWorkItem,
+    decode: decodeWorkItem,
+    toWire: workItemToWire,
+    fromWire: (value) => workItemFromWire(value),
   });
 
   it('the golden files cover every work-item variant', () => {
@@ -165,25 +161,6 @@ describe('work items written by duroxide serde (golden fixtures)', () => {
     };
     const variants = new Set(Object.values(expected).map((value) => value.type));
     expect([...variants].sort()).toEqual(Object.keys(all).sort());
-  });
-
-  it.each(names)('%s decodes to the value built in code', (name) => {
-    expect(decodeWorkItem(fixture(name))).toEqual(expected[name]);
-  });
-
-  it.each(names)('%s re-encodes after decoding to the same bytes', (name) => {
-    expect(encodeWorkItem(decodeWorkItem(fixture(name)))).toBe(fixture(name));
-  });
-
-  it.each(names)('encoding the %s value built in code gives the serde bytes', (name) => {
-    expect(encodeWorkItem(expected[name] as WorkItem)).toBe(fixture(name));
-  });
-
-  it.each(names)('%s as a wire object is what JSON.parse gives, keys in serde order', (name) => {
-    const wire = workItemToWire(expected[name] as WorkItem);
-    expect(wire).toEqual(JSON.parse(fixture(name)));
-    expect(JSON.stringify(wire)).toBe(fixture(name));
-    expect(workItemFromWire(JSON.parse(fixture(name)))).toEqual(expected[name]);
   });
 
   it('ContinueAsNew always writes carry_forward_events while its parent link is omitted when absent', () => {
