@@ -66,6 +66,14 @@ const expected: Record<string, ErrorDetails> = {
   'Poison.FailedDeserialization': failedDeserializationError,
 };
 
+// Fails to compile when an ErrorDetails variant is added or removed.
+const everyErrorDetailsType: Record<ErrorDetails['type'], true> = {
+  Infrastructure: true,
+  Configuration: true,
+  Application: true,
+  Poison: true,
+};
+
 const fixture = (name: string) => goldenFixture('error-details', name);
 
 describe('error details written by duroxide serde (golden fixtures)', () => {
@@ -74,6 +82,8 @@ describe('error details written by duroxide serde (golden fixtures)', () => {
     decode: decodeErrorDetails,
     toWire: (value) => errorDetailsToWire(value),
     fromWire: (value) => errorDetailsFromWire(value),
+    variantOf: (value) => value.type,
+    variants: Object.keys(everyErrorDetailsType),
   });
 
   it('unit kinds are bare strings and the Cancelled kind is externally tagged', () => {

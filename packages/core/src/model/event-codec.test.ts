@@ -162,11 +162,8 @@ describe('history events written by duroxide serde (golden fixtures)', () => {
     decode: decodeEvent,
     toWire: eventToWire,
     fromWire: (value) => eventFromWire(value),
-  });
-
-  it('the golden files cover every event variant', () => {
-    const variants = new Set(Object.values(expected).map((value) => value.kind.type));
-    expect([...variants].sort()).toEqual([...EVENT_TYPES].sort());
+    variantOf: (value) => value.kind.type,
+    variants: EVENT_TYPES,
   });
 });
 

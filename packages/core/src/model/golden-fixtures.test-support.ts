@@ -11,12 +11,16 @@ export interface GoldenCodec<T> {
   readonly decode: (json: string) => T;
   readonly toWire: (value: T) => Record<string, unknown>;
   readonly fromWire: (value: unknown) => T;
+  /** The variant name of a value, and every variant name there is, for the coverage check. */
+  readonly variantOf: (value: T) => string;
+  readonly variants: readonly string[];
 }
 
 /**
  * Registers, inside the current `describe`, the checks every golden folder gets: each file has a
  * value built in code and each value a file; each file decodes to its value, re-encodes to its
- * own bytes, and is what encoding the value gives; and the wire object is serde's, key for key.
+ * own bytes, and is what encoding the value gives; the wire object is serde's, key for key;
+ * and together the files cover every variant.
  */
 export function checkGoldenFixtures<T>(
   folder: 'events' | 'work-items' | 'error-details',
@@ -28,6 +32,11 @@ export function checkGoldenFixtures<T>(
 
   it(`every file in ${folder}/ has a value built in code, and every such value a file`, () => {
     expect([...fixtures.keys()]).toEqual(Object.keys(expected).sort());
+  });
+
+  it(`the files in ${folder}/ cover every variant`, () => {
+    const covered = new Set(Object.values(expected).map(codec.variantOf));
+    expect([...covered].sort()).toEqual([...codec.variants].sort());
   });
 
   it.each(cases)('$name decodes to the value built in code', ({ text, value }) => {

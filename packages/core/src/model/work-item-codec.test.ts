@@ -135,6 +135,21 @@ const expected: Record<string, WorkItem> = {
   },
 };
 
+// Fails to compile when a work-item variant is added or removed.
+const everyWorkItemType: Record<WorkItemType, true> = {
+  StartOrchestration: true,
+  ContinueAsNew: true,
+  ActivityExecute: true,
+  ActivityCompleted: true,
+  ActivityFailed: true,
+  TimerFired: true,
+  ExternalRaised: true,
+  QueueMessage: true,
+  CancelInstance: true,
+  SubOrchCompleted: true,
+  SubOrchFailed: true,
+};
+
 const fixture = (name: string) => goldenFixture('work-items', name);
 
 describe('work items written by duroxide serde (golden fixtures)', () => {
@@ -143,24 +158,8 @@ describe('work items written by duroxide serde (golden fixtures)', () => {
     decode: decodeWorkItem,
     toWire: workItemToWire,
     fromWire: (value) => workItemFromWire(value),
-  });
-
-  it('the golden files cover every work-item variant', () => {
-    const all: Record<WorkItemType, true> = {
-      StartOrchestration: true,
-      ContinueAsNew: true,
-      ActivityExecute: true,
-      ActivityCompleted: true,
-      ActivityFailed: true,
-      TimerFired: true,
-      ExternalRaised: true,
-      QueueMessage: true,
-      CancelInstance: true,
-      SubOrchCompleted: true,
-      SubOrchFailed: true,
-    };
-    const variants = new Set(Object.values(expected).map((value) => value.type));
-    expect([...variants].sort()).toEqual(Object.keys(all).sort());
+    variantOf: (value) => value.type,
+    variants: Object.keys(everyWorkItemType),
   });
 
   it('ContinueAsNew always writes carry_forward_events while its parent link is omitted when absent', () => {
