@@ -30,6 +30,7 @@ export {
   type WorkItemOf,
   type WorkItemType,
 } from './model/work-item.js';
+export { InMemoryProvider, type InMemoryProviderOptions } from './memory/in-memory-provider.js';
 export type { ExecutionMetadata, ExecutionStatus } from './provider/execution-metadata.js';
 export {
   MAX_WORKER_TAGS,
