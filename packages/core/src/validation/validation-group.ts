@@ -4,8 +4,11 @@ import type { ProviderFactory } from './provider-factory.js';
 /** What one validation receives. */
 export interface ValidationContext {
   readonly factory: ProviderFactory;
-  /** A provider on a fresh store, destroyed after the validation (pass or fail). */
-  newProvider(): Promise<Provider>;
+  /**
+   * A provider on a fresh store, destroyed after the validation (pass or fail). A function
+   * property rather than a method, so that `({ newProvider }) => ...` destructures it safely.
+   */
+  readonly newProvider: () => Promise<Provider>;
 }
 
 /** The body of one validation; it rejects (through `expect`) when the provider is wrong. */
