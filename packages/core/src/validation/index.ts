@@ -50,12 +50,7 @@ export {
   type ValidationRun,
 } from './validation-group.js';
 
-/**
- * Every group, in the order of duroxide's `provider_validation/mod.rs`: atomicity,
- * bulk_deletion, cancellation, capability_filtering, custom_status, deletion, error_handling,
- * instance_creation, instance_locking, kv_store, lock_expiration, long_polling, management,
- * multi_execution, poison_message, prune, queue_semantics, race_replay, sessions, tag_filtering.
- */
+/** Every group, in the order of duroxide's `provider_validation/mod.rs`. */
 export const providerValidationGroups: readonly ValidationGroup[] = Object.freeze([
   atomicity,
   errorHandling,

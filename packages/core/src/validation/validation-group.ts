@@ -4,10 +4,7 @@ import type { ProviderFactory } from './provider-factory.js';
 /** What one validation receives. */
 export interface ValidationContext {
   readonly factory: ProviderFactory;
-  /**
-   * A provider on a fresh store, destroyed after the validation (pass or fail). A function
-   * property rather than a method, so that `({ newProvider }) => ...` destructures it safely.
-   */
+  /** A provider on a fresh store, destroyed after the validation (pass or fail). */
   readonly newProvider: () => Promise<Provider>;
 }
 
