@@ -6,7 +6,7 @@ import { ProviderError } from '../provider/provider-error.js';
 import { appendHistoryRows, prepareHistoryRows } from './execution-history.js';
 import type { HistoryRow } from './history-rows.js';
 import { commitKvDelta, recordKvEvents } from './kv-state.js';
-import type { InstanceLock, MemoryStore } from './memory-store.js';
+import { type ExecutionRow, type InstanceLock, type MemoryStore, entryOf } from './memory-store.js';
 import { insertOrchestratorMessage } from './orchestrator-queue.js';
 import { insertWorkerMessage } from './worker-queue.js';
 
@@ -87,23 +87,15 @@ function writeInstanceState(
     row.orchestrationVersion = metadata.orchestrationVersion;
   }
 
-  let executions = store.executions.get(instance);
-  if (executions === undefined) {
-    executions = new Map();
-    store.executions.set(instance, executions);
-  }
-  let execution = executions.get(executionId);
-  if (execution === undefined) {
-    execution = {
-      executionId,
-      status: 'Running',
-      output: null,
-      pinnedVersion: null,
-      startedAtMs: nowMs,
-      completedAtMs: null,
-    };
-    executions.set(executionId, execution);
-  }
+  const executions = entryOf(store.executions, instance, () => new Map());
+  const execution = entryOf(executions, executionId, (): ExecutionRow => ({
+    executionId,
+    status: 'Running',
+    output: null,
+    pinnedVersion: null,
+    startedAtMs: nowMs,
+    completedAtMs: null,
+  }));
   if (metadata.pinnedDuroxideVersion !== undefined) {
     execution.pinnedVersion = { ...metadata.pinnedDuroxideVersion };
   }
