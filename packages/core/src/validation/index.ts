@@ -23,6 +23,7 @@
  */
 import { describe, it } from 'vitest';
 import type { ProviderFactory } from './provider-factory.js';
+import { tagFiltering } from './tag-filtering.js';
 import {
   runValidation,
   validationAppliesTo,
@@ -43,7 +44,9 @@ export {
 } from './validation-group.js';
 
 /** Every group, in the order of duroxide's `provider_validation/mod.rs`. */
-export const providerValidationGroups: readonly ValidationGroup[] = Object.freeze([]);
+export const providerValidationGroups: readonly ValidationGroup[] = Object.freeze([
+  tagFiltering,
+]);
 
 /** Options of {@link describeProviderValidations}. */
 export interface ProviderValidationOptions {
