@@ -23,6 +23,7 @@
  */
 import { describe, it } from 'vitest';
 import type { ProviderFactory } from './provider-factory.js';
+import { sessions } from './sessions.js';
 import { tagFiltering } from './tag-filtering.js';
 import {
   runValidation,
@@ -45,6 +46,7 @@ export {
 
 /** Every group, in the order of duroxide's `provider_validation/mod.rs`. */
 export const providerValidationGroups: readonly ValidationGroup[] = Object.freeze([
+  sessions,
   tagFiltering,
 ]);
 
