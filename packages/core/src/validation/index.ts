@@ -22,6 +22,7 @@
  * @packageDocumentation
  */
 import { describe, it } from 'vitest';
+import { capabilityFiltering } from './capability-filtering.js';
 import type { ProviderFactory } from './provider-factory.js';
 import { sessions } from './sessions.js';
 import { tagFiltering } from './tag-filtering.js';
@@ -46,6 +47,7 @@ export {
 
 /** Every group, in the order of duroxide's `provider_validation/mod.rs`. */
 export const providerValidationGroups: readonly ValidationGroup[] = Object.freeze([
+  capabilityFiltering,
   sessions,
   tagFiltering,
 ]);
