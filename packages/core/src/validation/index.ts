@@ -23,6 +23,7 @@
  */
 import { describe, it } from 'vitest';
 import { capabilityFiltering } from './capability-filtering.js';
+import { poisonMessage } from './poison-message.js';
 import type { ProviderFactory } from './provider-factory.js';
 import { sessions } from './sessions.js';
 import { tagFiltering } from './tag-filtering.js';
@@ -48,6 +49,7 @@ export {
 /** Every group, in the order of duroxide's `provider_validation/mod.rs`. */
 export const providerValidationGroups: readonly ValidationGroup[] = Object.freeze([
   capabilityFiltering,
+  poisonMessage,
   sessions,
   tagFiltering,
 ]);
