@@ -22,6 +22,7 @@
  * @packageDocumentation
  */
 import { describe, it } from 'vitest';
+import { cancellation } from './cancellation.js';
 import { capabilityFiltering } from './capability-filtering.js';
 import { poisonMessage } from './poison-message.js';
 import type { ProviderFactory } from './provider-factory.js';
@@ -48,6 +49,7 @@ export {
 
 /** Every group, in the order of duroxide's `provider_validation/mod.rs`. */
 export const providerValidationGroups: readonly ValidationGroup[] = Object.freeze([
+  cancellation,
   capabilityFiltering,
   poisonMessage,
   sessions,
