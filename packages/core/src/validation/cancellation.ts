@@ -7,14 +7,16 @@ import type {
   ScheduledActivityIdentifier,
 } from '../provider/orchestration-item.js';
 import type { Provider } from '../provider/provider.js';
-import { ProviderError } from '../provider/provider-error.js';
+import type { WorkItemOf } from '../model/work-item.js';
+import { assertFetchedActivity } from './fetched-activity.js';
 import {
   activityCompleted,
   activityExecute,
-  assertFetchedActivity,
-  type ActivityExecute,
-} from './activity-work-items.js';
-import { eventWithId, startItem, testOrchStarted } from './fixtures.js';
+  eventWithId,
+  expectProviderError,
+  startItem,
+  testOrchStarted,
+} from './fixtures.js';
 import { defineValidationGroup } from './validation-group.js';
 
 const LOCK_MS = 30_000;
@@ -23,7 +25,7 @@ const LOCK_MS = 30_000;
 interface FirstTurn {
   /** A terminal event, written as event 2 of the same turn. */
   readonly terminal?: EventKind;
-  readonly activities?: readonly ActivityExecute[];
+  readonly activities?: readonly WorkItemOf<'ActivityExecute'>[];
   readonly metadata?: ExecutionMetadata;
   readonly cancelled?: readonly ScheduledActivityIdentifier[];
   /** The `OrchestrationStarted` kind; `TestOrch` version "1.0" by default. */
@@ -56,6 +58,11 @@ async function startWithActivities(
     turn.metadata ?? RUNNING,
     turn.cancelled ?? [],
   );
+}
+
+/** Activity `id` of execution 1 with input `{}`. */
+function testActivity(instance: string, id: number, name = 'TestActivity') {
+  return activityExecute(instance, 1, id, name, '{}');
 }
 
 /** Gives the instance another turn (an `ExternalRaised` "Trigger") and returns its lock token. */
@@ -96,7 +103,7 @@ async function expectActivityFetchableWhen(
   terminal: { readonly event: EventKind; readonly metadata: ExecutionMetadata } | null,
 ): Promise<void> {
   await startWithActivities(provider, instance, {
-    activities: [activityExecute(instance, 1)],
+    activities: [testActivity(instance, 1)],
     ...(terminal === null ? {} : { terminal: terminal.event, metadata: terminal.metadata }),
   });
   expect(await fetchActivity(provider), 'Expected to fetch work item').not.toBeNull();
@@ -144,7 +151,7 @@ export const cancellation = defineValidationGroup('cancellation', {
   // A leftover activity of an instance that does not exist is still handed out.
   fetch_returns_missing_state_when_instance_deleted: async ({ newProvider }) => {
     const provider = await newProvider();
-    await provider.enqueueForWorker(activityExecute('inst-missing', 1));
+    await provider.enqueueForWorker(testActivity('inst-missing', 1));
 
     expect(await fetchActivity(provider), 'Expected to fetch work item').not.toBeNull();
   },
@@ -152,7 +159,7 @@ export const cancellation = defineValidationGroup('cancellation', {
   renew_returns_running_when_orchestration_active: async ({ newProvider }) => {
     const provider = await newProvider();
     const instance = 'inst-renew-run';
-    await startWithActivities(provider, instance, { activities: [activityExecute(instance, 1)] });
+    await startWithActivities(provider, instance, { activities: [testActivity(instance, 1)] });
     const fetched = await fetchActivity(provider);
     assert(fetched !== null, 'the activity should be fetchable');
 
@@ -163,7 +170,7 @@ export const cancellation = defineValidationGroup('cancellation', {
   renew_returns_terminal_when_orchestration_completed: async ({ newProvider }) => {
     const provider = await newProvider();
     const instance = 'inst-renew-term';
-    await startWithActivities(provider, instance, { activities: [activityExecute(instance, 1)] });
+    await startWithActivities(provider, instance, { activities: [testActivity(instance, 1)] });
     const fetched = await fetchActivity(provider);
     assert(fetched !== null, 'the activity should be fetchable');
 
@@ -182,7 +189,7 @@ export const cancellation = defineValidationGroup('cancellation', {
 
   renew_returns_missing_when_instance_deleted: async ({ newProvider }) => {
     const provider = await newProvider();
-    await provider.enqueueForWorker(activityExecute('inst-renew-missing', 1));
+    await provider.enqueueForWorker(testActivity('inst-renew-missing', 1));
     const fetched = await fetchActivity(provider);
     assert(fetched !== null, 'the activity should be fetchable');
 
@@ -191,7 +198,7 @@ export const cancellation = defineValidationGroup('cancellation', {
 
   ack_work_item_none_deletes_without_enqueue: async ({ newProvider }) => {
     const provider = await newProvider();
-    await provider.enqueueForWorker(activityExecute('inst-ack-none', 1));
+    await provider.enqueueForWorker(testActivity('inst-ack-none', 1));
     const fetched = await fetchActivity(provider);
     assert(fetched !== null, 'the activity should be fetchable');
 
@@ -209,7 +216,7 @@ export const cancellation = defineValidationGroup('cancellation', {
     const provider = await newProvider();
     const instance = 'inst-cancel-delete';
     await startWithActivities(provider, instance, {
-      activities: [1, 2, 3].map((id) => activityExecute(instance, id, { name: `Activity${id}` })),
+      activities: [1, 2, 3].map((id) => testActivity(instance, id, `Activity${id}`)),
     });
     const peeked = await fetchActivity(provider);
     assert(peeked !== null, 'Should have activity in queue');
@@ -235,21 +242,15 @@ export const cancellation = defineValidationGroup('cancellation', {
 
   ack_work_item_fails_when_entry_deleted: async ({ newProvider }) => {
     const provider = await newProvider();
-    await provider.enqueueForWorker(activityExecute('inst-ack-stolen', 1));
+    await provider.enqueueForWorker(testActivity('inst-ack-stolen', 1));
     const fetched = await fetchActivity(provider);
     assert(fetched !== null, 'the activity should be fetchable');
     // Deletes the row as a cancellation would (the runtime does it through cancelledActivities).
     await provider.ackWorkItem(fetched.lockToken, null);
 
-    const error: unknown = await provider
-      .ackWorkItem(fetched.lockToken, activityCompleted('inst-ack-stolen', 1, 'done'))
-      .then(
-        () => null,
-        (rejection: unknown) => rejection,
-      );
-    assert(
-      ProviderError.isInstance(error),
-      `ack_work_item should fail with a ProviderError when entry already deleted, got ${String(error)}`,
+    const error = await expectProviderError(
+      provider.ackWorkItem(fetched.lockToken, activityCompleted('inst-ack-stolen', 1, 1, 'done')),
+      'ack_work_item should fail when entry already deleted',
     );
     expect(
       error.retryable,
@@ -260,7 +261,7 @@ export const cancellation = defineValidationGroup('cancellation', {
   // A failed renewal is how a running activity learns that it was cancelled.
   renew_fails_when_entry_deleted: async ({ newProvider }) => {
     const provider = await newProvider();
-    await provider.enqueueForWorker(activityExecute('inst-renew-stolen', 1));
+    await provider.enqueueForWorker(testActivity('inst-renew-stolen', 1));
     const fetched = await fetchActivity(provider);
     assert(fetched !== null, 'the activity should be fetchable');
     await provider.ackWorkItem(fetched.lockToken, null);
@@ -289,7 +290,7 @@ export const cancellation = defineValidationGroup('cancellation', {
     const instance = 'inst-batch-cancel';
     const ids = [1, 2, 3, 4, 5];
     await startWithActivities(provider, instance, {
-      activities: ids.map((id) => activityExecute(instance, id, { name: `Activity${id}` })),
+      activities: ids.map((id) => testActivity(instance, id, `Activity${id}`)),
     });
 
     await provider.ackOrchestrationItem(
@@ -316,8 +317,8 @@ export const cancellation = defineValidationGroup('cancellation', {
     const instance = 'inst-schedule-then-cancel';
     await startWithActivities(provider, instance, {
       activities: [
-        activityExecute(instance, 2, { name: 'DroppedActivity' }),
-        activityExecute(instance, 3, { name: 'NormalActivity' }),
+        testActivity(instance, 2, 'DroppedActivity'),
+        testActivity(instance, 3, 'NormalActivity'),
       ],
       cancelled: cancellations(instance, [2]),
     });
@@ -342,7 +343,7 @@ export const cancellation = defineValidationGroup('cancellation', {
     const instance = 'inst-orphan-activity';
     await startWithActivities(provider, instance, {
       started: testOrchStarted(),
-      activities: [activityExecute(instance, 1, { input: 'test-input' })],
+      activities: [activityExecute(instance, 1, 1, 'TestActivity', 'test-input')],
       metadata: { ...RUNNING, orchestrationVersion: '1.0.0' },
     });
 
@@ -359,7 +360,7 @@ export const cancellation = defineValidationGroup('cancellation', {
     if (survivor !== null) {
       await provider.ackWorkItem(
         survivor.lockToken,
-        activityCompleted(instance, 1, 'orphan-result'),
+        activityCompleted(instance, 1, 1, 'orphan-result'),
       );
     }
   },

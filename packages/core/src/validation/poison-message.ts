@@ -3,8 +3,7 @@ import type { WorkItem } from '../model/work-item.js';
 import { TagFilter } from '../provider/fetch-filters.js';
 import type { FetchedOrchestrationItem, FetchedWorkItem } from '../provider/orchestration-item.js';
 import type { Provider } from '../provider/provider.js';
-import { activityCompleted, activityExecute } from './activity-work-items.js';
-import { eventWithId, sleep, startItem } from './fixtures.js';
+import { activityCompleted, activityExecute, eventWithId, sleep, startItem } from './fixtures.js';
 import { defineValidationGroup } from './validation-group.js';
 
 async function fetchTurn(
@@ -54,7 +53,7 @@ function workerProbe(provider: Provider, lockTimeoutMs: number, instance: string
     fetch: () => fetchActivity(provider, lockTimeoutMs),
     abandon: (lockToken, ignoreAttempt) => provider.abandonWorkItem(lockToken, null, ignoreAttempt),
     acknowledge: (lockToken) =>
-      provider.ackWorkItem(lockToken, activityCompleted(instance, 1, 'done')),
+      provider.ackWorkItem(lockToken, activityCompleted(instance, 1, 1, 'done')),
   };
 }
 
@@ -196,18 +195,18 @@ export const poisonMessage = defineValidationGroup('poison_message', {
 
   worker_attempt_count_starts_at_one: async ({ newProvider, factory }) => {
     const provider = await newProvider();
-    await provider.enqueueForWorker(activityExecute('poison-test-3', 1));
+    await provider.enqueueForWorker(activityExecute('poison-test-3', 1, 1, 'TestActivity', '{}'));
 
     const fetched = await fetchActivity(provider, factory.lockTimeoutMs);
     expect(fetched.attemptCount, 'First fetch should have attempt_count = 1').toBe(1);
-    await provider.ackWorkItem(fetched.lockToken, activityCompleted('poison-test-3', 1, 'done'));
+    await provider.ackWorkItem(fetched.lockToken, activityCompleted('poison-test-3', 1, 1, 'done'));
     expect(fetched.item.type).toBe('ActivityExecute');
   },
 
   worker_attempt_count_increments_on_lock_expiry: async ({ newProvider }) => {
     const provider = await newProvider();
     const shortLockMs = 1_000;
-    await provider.enqueueForWorker(activityExecute('poison-test-4', 1));
+    await provider.enqueueForWorker(activityExecute('poison-test-4', 1, 1, 'TestActivity', '{}'));
 
     const first = await fetchActivity(provider, shortLockMs);
     expect(first.attemptCount, 'First fetch should have attempt_count = 1').toBe(1);
@@ -222,13 +221,13 @@ export const poisonMessage = defineValidationGroup('poison_message', {
       second.attemptCount,
       'Second fetch after lock expiry should have attempt_count = 2',
     ).toBe(2);
-    await provider.ackWorkItem(second.lockToken, activityCompleted('poison-test-4', 1, 'done'));
+    await provider.ackWorkItem(second.lockToken, activityCompleted('poison-test-4', 1, 1, 'done'));
   },
 
   attempt_count_is_per_message: async ({ newProvider, factory }) => {
     const provider = await newProvider();
-    await provider.enqueueForWorker(activityExecute('poison-test-5a', 1, { name: 'Activity1' }));
-    await provider.enqueueForWorker(activityExecute('poison-test-5b', 2, { name: 'Activity2' }));
+    await provider.enqueueForWorker(activityExecute('poison-test-5a', 1, 1, 'Activity1', '{}'));
+    await provider.enqueueForWorker(activityExecute('poison-test-5b', 1, 2, 'Activity2', '{}'));
 
     const first = await fetchActivity(provider, factory.lockTimeoutMs);
     expect(first.attemptCount, 'First item first fetch should have attempt_count = 1').toBe(1);
@@ -241,18 +240,18 @@ export const poisonMessage = defineValidationGroup('poison_message', {
 
     await provider.ackWorkItem(
       first.lockToken,
-      activityCompleted(first.item.instance, first.item.id, 'done'),
+      activityCompleted(first.item.instance, 1, first.item.id, 'done'),
     );
     await provider.ackWorkItem(
       second.lockToken,
-      activityCompleted(second.item.instance, second.item.id, 'done'),
+      activityCompleted(second.item.instance, 1, second.item.id, 'done'),
     );
   },
 
   abandon_work_item_ignore_attempt_decrements: async ({ newProvider, factory }) => {
     const provider = await newProvider();
     const instance = 'poison-test-ignore-1';
-    await provider.enqueueForWorker(activityExecute(instance, 1));
+    await provider.enqueueForWorker(activityExecute(instance, 1, 1, 'TestActivity', '{}'));
 
     await expectAttemptCounts(
       workerProbe(provider, factory.lockTimeoutMs, instance),
@@ -277,7 +276,7 @@ export const poisonMessage = defineValidationGroup('poison_message', {
   ignore_attempt_never_goes_negative: async ({ newProvider, factory }) => {
     const provider = await newProvider();
     const instance = 'poison-test-never-neg';
-    await provider.enqueueForWorker(activityExecute(instance, 1));
+    await provider.enqueueForWorker(activityExecute(instance, 1, 1, 'TestActivity', '{}'));
 
     // After the first ignored abandon the stored count is 0; the second must keep it at 0.
     await expectAttemptCounts(
@@ -303,7 +302,10 @@ export const poisonMessage = defineValidationGroup('poison_message', {
 
     const second = await fetchTurn(provider, lockMs);
     expect(second.attemptCount, 'Second fetch should have attempt_count = 2').toBe(2);
-    await provider.enqueueForOrchestrator(activityCompleted(instance, 1, 'activity result'), null);
+    await provider.enqueueForOrchestrator(
+      activityCompleted(instance, 1, 1, 'activity result'),
+      null,
+    );
     await provider.abandonOrchestrationItem(second.lockToken, null, false);
 
     const third = await fetchTurn(provider, lockMs);

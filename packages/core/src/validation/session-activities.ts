@@ -2,13 +2,13 @@ import { assert, expect } from 'vitest';
 import { TagFilter, type SessionFetchConfig } from '../provider/fetch-filters.js';
 import type { FetchedWorkItem } from '../provider/orchestration-item.js';
 import type { Provider } from '../provider/provider.js';
+import type { WorkItemOf } from '../model/work-item.js';
 import {
-  activityExecute,
   assertFetchedActivity,
-  type ActivityExecute,
   type ExpectedActivity,
   type FetchedActivity,
-} from './activity-work-items.js';
+} from './fetched-activity.js';
+import { activityExecute } from './fixtures.js';
 
 /** Session lock the `sessions` validations claim with unless they test expiry, ms. */
 export const SESSION_LOCK_MS = 30_000;
@@ -23,13 +23,17 @@ export const WORK_ITEM_LOCK_MS = 5_000;
 export type SessionOwner = string | SessionFetchConfig | null;
 
 /** Activity `id` of execution 1 bound to session `sessionId`. */
-export function sessionActivity(instance: string, id: number, sessionId: string): ActivityExecute {
-  return activityExecute(instance, id, { name: 'SessionActivity', sessionId });
+export function sessionActivity(
+  instance: string,
+  id: number,
+  sessionId: string,
+): WorkItemOf<'ActivityExecute'> {
+  return { ...activityExecute(instance, 1, id, 'SessionActivity', '{}'), sessionId };
 }
 
 /** Activity `id` of execution 1 with no session. */
-export function plainActivity(instance: string, id: number): ActivityExecute {
-  return activityExecute(instance, id, { name: 'PlainActivity' });
+export function plainActivity(instance: string, id: number): WorkItemOf<'ActivityExecute'> {
+  return activityExecute(instance, 1, id, 'PlainActivity', '{}');
 }
 
 /** Session routing for worker `ownerId`; new claims hold for `lockTimeoutMs`. */

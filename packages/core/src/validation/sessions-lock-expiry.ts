@@ -1,6 +1,5 @@
 import { assert, expect } from 'vitest';
-import { activityCompleted } from './activity-work-items.js';
-import { sleep } from './fixtures.js';
+import { activityCompleted, sleep } from './fixtures.js';
 import {
   claimSession,
   expectFetchedAs,
@@ -146,7 +145,7 @@ export const sessionLockExpiryValidations: Record<string, ValidationRun> = {
     await sleep(shortSessionLockMs + 100);
 
     await expect(
-      provider.ackWorkItem(held.lockToken, activityCompleted('inst-1', 1, 'done')),
+      provider.ackWorkItem(held.lockToken, activityCompleted('inst-1', 1, 1, 'done')),
       'Ack must succeed — activity lock is still valid even though session lock expired',
     ).resolves.toBeUndefined();
   },

@@ -1,7 +1,6 @@
 import { expect } from 'vitest';
 import type { Provider } from '../provider/provider.js';
-import { activityCompleted } from './activity-work-items.js';
-import { sleep } from './fixtures.js';
+import { activityCompleted, sleep } from './fixtures.js';
 import {
   claimSession,
   expectFetchedAs,
@@ -105,7 +104,7 @@ export const sessionMaintenanceValidations: Record<string, ValidationRun> = {
     const idleWindowMs = 200;
     const lockToken = await fetchThenGoIdle(provider, idleWindowMs);
 
-    await provider.ackWorkItem(lockToken, activityCompleted('inst-1', 1, 'ok'));
+    await provider.ackWorkItem(lockToken, activityCompleted('inst-1', 1, 1, 'ok'));
 
     expect(
       await renewWorkerA(provider, idleWindowMs),

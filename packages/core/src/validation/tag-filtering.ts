@@ -2,20 +2,19 @@ import { assert, expect } from 'vitest';
 import type { FetchedWorkItem } from '../provider/orchestration-item.js';
 import type { Provider } from '../provider/provider.js';
 import { TagFilter } from '../provider/fetch-filters.js';
-import {
-  activityExecute,
-  assertFetchedActivity,
-  type ActivityExecute,
-} from './activity-work-items.js';
-import { eventWithId, startItem, testOrchStarted } from './fixtures.js';
+import type { WorkItemOf } from '../model/work-item.js';
+import { assertFetchedActivity } from './fetched-activity.js';
+import { activityExecute, eventWithId, startItem, testOrchStarted } from './fixtures.js';
 import { defineValidationGroup } from './validation-group.js';
 
 /** Activity `id` of execution 1, named `Activity{id}`, with `tag` (`null`: untagged). */
-function taggedActivity(instance: string, id: number, tag: string | null): ActivityExecute {
-  return activityExecute(instance, id, {
-    name: `Activity${id}`,
-    ...(tag === null ? {} : { tag }),
-  });
+function taggedActivity(
+  instance: string,
+  id: number,
+  tag: string | null,
+): WorkItemOf<'ActivityExecute'> {
+  const untagged = activityExecute(instance, 1, id, `Activity${id}`, '{}');
+  return tag === null ? untagged : { ...untagged, tag };
 }
 
 async function enqueueTagged(
@@ -280,8 +279,8 @@ export const tagFiltering = defineValidationGroup('tag_filtering', {
       1,
       [eventWithId(1, instance, 1, null, testOrchStarted())],
       [
-        activityExecute(instance, 10, { name: 'GpuWork', input: '"model-v3"', tag: 'gpu' }),
-        activityExecute(instance, 11, { name: 'CpuWork', input: '"data"' }),
+        { ...activityExecute(instance, 1, 10, 'GpuWork', '"model-v3"'), tag: 'gpu' },
+        activityExecute(instance, 1, 11, 'CpuWork', '"data"'),
       ],
       [],
       {},

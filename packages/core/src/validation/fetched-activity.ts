@@ -2,53 +2,8 @@ import { assert, expect } from 'vitest';
 import type { WorkItemOf } from '../model/work-item.js';
 import type { FetchedWorkItem } from '../provider/orchestration-item.js';
 
-/** An `ActivityExecute` work item. */
-export type ActivityExecute = WorkItemOf<'ActivityExecute'>;
-
 /** A fetched worker-queue message known to be an `ActivityExecute`. */
-export type FetchedActivity = FetchedWorkItem & { readonly item: ActivityExecute };
-
-/** What {@link activityExecute} may set besides instance and id. */
-export interface ActivityExecuteOptions {
-  /** @default "TestActivity" */
-  readonly name?: string;
-  /** @default "{}" */
-  readonly input?: string;
-  /** @default 1 */
-  readonly executionId?: number;
-  /** Omitted (no session) by default. */
-  readonly sessionId?: string;
-  /** Omitted (untagged) by default. */
-  readonly tag?: string;
-}
-
-/** An activity for the worker queue, as the validations schedule them. */
-export function activityExecute(
-  instance: string,
-  id: number,
-  options: ActivityExecuteOptions = {},
-): ActivityExecute {
-  const { name = 'TestActivity', input = '{}', executionId = 1, sessionId, tag } = options;
-  return {
-    type: 'ActivityExecute',
-    instance,
-    executionId,
-    id,
-    name,
-    input,
-    ...(sessionId === undefined ? {} : { sessionId }),
-    ...(tag === undefined ? {} : { tag }),
-  };
-}
-
-/** The completion a worker acknowledges an activity of execution 1 with. */
-export function activityCompleted(
-  instance: string,
-  id: number,
-  result: string,
-): WorkItemOf<'ActivityCompleted'> {
-  return { type: 'ActivityCompleted', instance, executionId: 1, id, result };
-}
+export type FetchedActivity = FetchedWorkItem & { readonly item: WorkItemOf<'ActivityExecute'> };
 
 /** Fields of a fetched activity to check; `null` means "absent" (no session, untagged). */
 export interface ExpectedActivity {
