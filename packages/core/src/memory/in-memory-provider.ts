@@ -28,7 +28,11 @@ import type { ProviderAdmin } from '../provider/provider-admin.js';
 import { ProviderError } from '../provider/provider-error.js';
 import type { SystemStats } from '../provider/system-stats.js';
 import { delayOrZeroMs, requireDurationMs } from './duration-arguments.js';
-import { appendHistoryRows, checkNewEventIds, readExecutionHistory } from './execution-history.js';
+import {
+  appendHistoryRows,
+  prepareHistoryRows,
+  readExecutionHistory,
+} from './execution-history.js';
 import { undecodableHistoryRow } from './history-rows.js';
 import {
   childrenOf,
@@ -122,8 +126,10 @@ export class InMemoryProvider implements Provider, ProviderAdmin {
    * paths: fetches then report `historyError`, reads reject.
    */
   corruptInstanceHistory(instance: string): void {
-    for (const rows of this.store.history.get(instance)?.values() ?? []) {
-      for (const eventId of rows.keys()) rows.set(eventId, undecodableHistoryRow(eventId));
+    for (const [executionId, rows] of this.store.history.get(instance) ?? []) {
+      for (const eventId of rows.keys()) {
+        rows.set(eventId, undecodableHistoryRow(instance, executionId, eventId));
+      }
     }
   }
 
@@ -217,8 +223,9 @@ export class InMemoryProvider implements Provider, ProviderAdmin {
     executionId: number,
     newEvents: readonly Event[],
   ): Promise<void> {
-    checkNewEventIds(this.store, 'append_with_execution', instance, executionId, newEvents);
-    appendHistoryRows(this.store, instance, executionId, newEvents);
+    const operation = 'append_with_execution';
+    const rows = prepareHistoryRows(this.store, operation, instance, executionId, newEvents);
+    appendHistoryRows(this.store, instance, executionId, rows);
   }
 
   // ----- Worker queue -----

@@ -6,7 +6,7 @@ import type {
 } from '../provider/management.js';
 import { ProviderError } from '../provider/provider-error.js';
 import type { SystemStats } from '../provider/system-stats.js';
-import { historyRowBytes } from './history-rows.js';
+import { HistoryDecodeError, decodeHistoryRow, historyRowBytes } from './history-rows.js';
 import { kvUsage } from './kv-state.js';
 import type { InstanceRow, MemoryStore } from './memory-store.js';
 
@@ -126,13 +126,13 @@ export function instanceStats(store: MemoryStore, instance: string): SystemStats
   const first = rows?.get(1);
   let queuePendingCount = 0;
   if (first !== undefined) {
-    if (!('event' in first)) {
-      throw ProviderError.permanent(
-        'get_instance_stats',
-        `Failed to deserialize OrchestrationStarted event of instance ${instance}`,
-      );
+    let kind;
+    try {
+      ({ kind } = decodeHistoryRow(first, instance, row.currentExecutionId));
+    } catch (error) {
+      if (!(error instanceof HistoryDecodeError)) throw error;
+      throw ProviderError.permanent('get_instance_stats', error.message, { cause: error });
     }
-    const { kind } = first.event;
     if (kind.type === 'OrchestrationStarted') {
       queuePendingCount = kind.carryForwardEvents?.length ?? 0;
     }

@@ -3,7 +3,8 @@ import type { WorkItem, WorkItemOf } from '../model/work-item.js';
 import type { ExecutionMetadata } from '../provider/execution-metadata.js';
 import type { ScheduledActivityIdentifier } from '../provider/orchestration-item.js';
 import { ProviderError } from '../provider/provider-error.js';
-import { appendHistoryRows, checkNewEventIds } from './execution-history.js';
+import { appendHistoryRows, prepareHistoryRows } from './execution-history.js';
+import type { HistoryRow } from './history-rows.js';
 import { commitKvDelta, recordKvEvents } from './kv-state.js';
 import type { InstanceLock, MemoryStore } from './memory-store.js';
 import { insertOrchestratorMessage } from './orchestrator-queue.js';
@@ -61,6 +62,7 @@ function writeInstanceState(
   store: MemoryStore,
   instance: string,
   turn: OrchestrationTurn,
+  rows: readonly HistoryRow[],
   nowMs: number,
 ): void {
   const { executionId, metadata } = turn;
@@ -106,7 +108,7 @@ function writeInstanceState(
     execution.pinnedVersion = { ...metadata.pinnedDuroxideVersion };
   }
 
-  appendHistoryRows(store, instance, executionId, turn.historyDelta);
+  appendHistoryRows(store, instance, executionId, rows);
 
   if (metadata.status !== undefined) {
     execution.status = metadata.status;
@@ -161,11 +163,11 @@ export function commitOrchestrationTurn(
 ): void {
   const nowMs = store.nowMs();
   const { instance } = requireLiveLock(store, lockToken, nowMs);
-  checkNewEventIds(store, OPERATION, instance, turn.executionId, turn.historyDelta);
+  const rows = prepareHistoryRows(store, OPERATION, instance, turn.executionId, turn.historyDelta);
   checkItemQueues(turn);
 
   store.orchestratorQueue = store.orchestratorQueue.filter((row) => row.lockToken !== lockToken);
-  writeInstanceState(store, instance, turn, nowMs);
+  writeInstanceState(store, instance, turn, rows, nowMs);
   recordKvEvents(store, instance, turn.historyDelta, nowMs);
   if (turn.metadata.status !== undefined && turn.metadata.status !== 'Running') {
     commitKvDelta(store, instance);
