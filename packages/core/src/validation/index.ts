@@ -22,7 +22,13 @@
  * @packageDocumentation
  */
 import { describe, it } from 'vitest';
+import { bulkDeletion } from './bulk-deletion.js';
+import { customStatus } from './custom-status.js';
+import { deletion } from './deletion.js';
+import { kvStore } from './kv-store.js';
+import { management } from './management.js';
 import type { ProviderFactory } from './provider-factory.js';
+import { prune } from './prune.js';
 import {
   runValidation,
   validationAppliesTo,
@@ -43,7 +49,14 @@ export {
 } from './validation-group.js';
 
 /** Every group, in the order of duroxide's `provider_validation/mod.rs`. */
-export const providerValidationGroups: readonly ValidationGroup[] = Object.freeze([]);
+export const providerValidationGroups: readonly ValidationGroup[] = Object.freeze([
+  bulkDeletion,
+  customStatus,
+  deletion,
+  kvStore,
+  management,
+  prune,
+]);
 
 /** Options of {@link describeProviderValidations}. */
 export interface ProviderValidationOptions {
