@@ -1,13 +1,8 @@
 import { expect } from 'vitest';
 import type { Provider } from '../provider/provider.js';
-import { createInstance } from './fixtures.js';
+import { createInstance, expectProviderError } from './fixtures.js';
 import { createChildInstance, createCompletedInstance } from './instance-builders.js';
-import {
-  adminOf,
-  expectInstanceExists,
-  expectInstanceGone,
-  expectProviderError,
-} from './provider-expectations.js';
+import { adminOf, expectInstanceExists, expectInstanceGone } from './provider-expectations.js';
 import type { ValidationRun } from './validation-group.js';
 
 /** The ids of a three-level tree made by {@link createThreeLevelTree}. */

@@ -1,7 +1,14 @@
 import { expect } from 'vitest';
 import { TagFilter } from '../provider/fetch-filters.js';
-import type { FetchedWorkItem } from '../provider/orchestration-item.js';
-import { createInstance, eventWithId, startItem } from './fixtures.js';
+import {
+  activityCompleted,
+  activityExecute,
+  createInstance,
+  eventWithId,
+  expectPresent,
+  expectProviderError,
+  startItem,
+} from './fixtures.js';
 import { deletionHierarchy as hierarchy } from './deletion-hierarchy.js';
 import { startedEvent } from './history-events.js';
 import { createCompletedInstance, createFailedInstance } from './instance-builders.js';
@@ -13,12 +20,7 @@ import {
   runTurn,
   type TurnCommit,
 } from './orchestration-turn.js';
-import {
-  adminOf,
-  expectInstanceExists,
-  expectInstanceGone,
-  expectProviderError,
-} from './provider-expectations.js';
+import { adminOf, expectInstanceExists, expectInstanceGone } from './provider-expectations.js';
 import { defineValidationGroup } from './validation-group.js';
 
 /** The commit of the turn that creates a `TestOrch` instance: execution 1 started. */
@@ -109,14 +111,7 @@ export const deletion = defineValidationGroup('deletion', {
     const admin = adminOf(provider);
     const instance = 'delete-queues-locks';
     await provider.enqueueForOrchestrator(startItem(instance), null);
-    await provider.enqueueForWorker({
-      type: 'ActivityExecute',
-      instance,
-      executionId: 1,
-      id: 1,
-      name: 'TestActivity',
-      input: '{}',
-    });
+    await provider.enqueueForWorker(activityExecute(instance, 1, 1, 'TestActivity', '{}'));
     const first = await fetchTurn(provider);
     await ackTurn(provider, first.lockToken, {
       historyDelta: [startedEvent(instance, 1)],
@@ -240,18 +235,23 @@ export const deletion = defineValidationGroup('deletion', {
     const provider = await newProvider();
     const admin = adminOf(provider);
     const instance = 'stale-activity-recreate';
-    const activity = { name: 'OldActivity', input: 'old-input' };
+
     await runTurn(provider, startItem(instance), {
       ...startTurn(instance),
       historyDelta: [
         startedEvent(instance, 1),
-        eventWithId(2, instance, 1, null, { type: 'ActivityScheduled', ...activity }),
+        eventWithId(2, instance, 1, null, {
+          type: 'ActivityScheduled',
+          name: 'OldActivity',
+          input: 'old-input',
+        }),
       ],
-      workerItems: [{ type: 'ActivityExecute', instance, executionId: 1, id: 2, ...activity }],
+      workerItems: [activityExecute(instance, 1, 2, 'OldActivity', 'old-input')],
     });
-    const running = await provider.fetchWorkItem(30_000, 0, null, TagFilter.defaultOnly());
-    expect(running, 'the scheduled activity should be fetchable').not.toBeNull();
-    const oldWorkerLock = (running as FetchedWorkItem).lockToken;
+    const { lockToken: oldWorkerLock } = expectPresent(
+      await provider.fetchWorkItem(30_000, 0, null, TagFilter.defaultOnly()),
+      'the scheduled activity should be fetchable',
+    );
 
     const deleted = await admin.deleteInstance(instance, true);
     expect(deleted.instancesDeleted, 'Force delete should succeed').toBeGreaterThanOrEqual(1);
@@ -262,13 +262,10 @@ export const deletion = defineValidationGroup('deletion', {
 
     // The force delete removed the activity's row, so its old lock must be worthless now.
     await expectProviderError(
-      provider.ackWorkItem(oldWorkerLock, {
-        type: 'ActivityCompleted',
-        instance,
-        executionId: 1,
-        id: 2,
-        result: 'stale-result-from-old-instance',
-      }),
+      provider.ackWorkItem(
+        oldWorkerLock,
+        activityCompleted(instance, 1, 2, 'stale-result-from-old-instance'),
+      ),
       'CRITICAL: Stale activity ack must fail to prevent corruption of recreated instance',
     );
 

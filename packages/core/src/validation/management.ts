@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import type { Event } from '../model/event.js';
 import type { Provider } from '../provider/provider.js';
 import type { SystemStats } from '../provider/system-stats.js';
-import { createInstance, eventWithId, startItem } from './fixtures.js';
+import { createInstance, eventWithId, expectPresent, startItem } from './fixtures.js';
 import { completedEvent, kvSetEvent, startedEvent } from './history-events.js';
 import { TEST_ORCH_METADATA, pokeItem, runTurn } from './orchestration-turn.js';
 import { adminOf } from './provider-expectations.js';
@@ -14,9 +14,7 @@ async function statsOf(
   instance: string,
   message: string,
 ): Promise<SystemStats> {
-  const stats = await provider.getInstanceStats(instance);
-  expect(stats, message).not.toBeNull();
-  return stats as SystemStats;
+  return expectPresent(await provider.getInstanceStats(instance), message);
 }
 
 /** An `ActivityScheduled` of `Noop`: a turn that keeps its execution running. */

@@ -1,10 +1,9 @@
-import { expect } from 'vitest';
 import type { Event } from '../model/event.js';
 import type { WorkItem, WorkItemOf } from '../model/work-item.js';
 import type { ExecutionMetadata } from '../provider/execution-metadata.js';
 import type { FetchedOrchestrationItem } from '../provider/orchestration-item.js';
 import type { Provider } from '../provider/provider.js';
-import { INITIAL_EXECUTION_ID } from './fixtures.js';
+import { INITIAL_EXECUTION_ID, expectPresent } from './fixtures.js';
 
 /** Lock timeout of the turns the validations drive by hand, ms (duroxide's tests use 30 s). */
 export const TURN_LOCK_TIMEOUT_MS = 30_000;
@@ -43,9 +42,10 @@ export async function fetchTurn(
   provider: Provider,
   message = 'expected orchestration item',
 ): Promise<FetchedOrchestrationItem> {
-  const fetched = await provider.fetchOrchestrationItem(TURN_LOCK_TIMEOUT_MS, 0, null);
-  expect(fetched, message).not.toBeNull();
-  return fetched as FetchedOrchestrationItem;
+  return expectPresent(
+    await provider.fetchOrchestrationItem(TURN_LOCK_TIMEOUT_MS, 0, null),
+    message,
+  );
 }
 
 /** Acknowledges a fetched turn with `commit`, cancelling no activity. */

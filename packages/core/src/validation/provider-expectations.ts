@@ -1,30 +1,14 @@
 import { expect } from 'vitest';
 import type { Provider } from '../provider/provider.js';
 import type { ProviderAdmin } from '../provider/provider-admin.js';
-import { ProviderError } from '../provider/provider-error.js';
+import { expectPresent, expectProviderError } from './fixtures.js';
 
 /** The provider's management interface, failing the validation when it has none. */
 export function adminOf(provider: Provider): ProviderAdmin {
-  const admin = provider.asManagementCapability?.() ?? null;
-  expect(admin, 'Provider should implement ProviderAdmin').not.toBeNull();
-  return admin as ProviderAdmin;
-}
-
-/**
- * Waits for `operation` and returns the {@link ProviderError} it rejected with, failing the
- * validation with `message` when it succeeded or rejected with anything else.
- */
-export async function expectProviderError(
-  operation: Promise<unknown>,
-  message = 'expected the call to fail',
-): Promise<ProviderError> {
-  try {
-    await operation;
-  } catch (error) {
-    expect(ProviderError.isInstance(error), `${message}; it threw ${String(error)}`).toBe(true);
-    return error as ProviderError;
-  }
-  return expect.fail(`${message}; it succeeded`);
+  return expectPresent(
+    provider.asManagementCapability?.(),
+    'Provider should implement ProviderAdmin',
+  );
 }
 
 /** Fails the validation with `message` unless `instance` has instance info. */

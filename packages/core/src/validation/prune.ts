@@ -1,7 +1,8 @@
 import { expect } from 'vitest';
 import type { Provider } from '../provider/provider.js';
+import { expectProviderError } from './fixtures.js';
 import { createExecutionChain } from './instance-builders.js';
-import { adminOf, expectProviderError } from './provider-expectations.js';
+import { adminOf } from './provider-expectations.js';
 import { defineValidationGroup } from './validation-group.js';
 
 /** A `TestOrch` chain of `count` executions whose last one completed. */
