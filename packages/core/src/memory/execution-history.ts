@@ -1,27 +1,34 @@
 import type { Event } from '../model/event.js';
 import { ProviderError } from '../provider/provider-error.js';
-import { HistoryDecodeError, decodeHistory, encodeHistoryRow } from './history-rows.js';
-import type { MemoryStore } from './memory-store.js';
+import { WireFormatError } from '../model/wire-format-error.js';
+import {
+  HistoryDecodeError,
+  type HistoryRow,
+  decodeHistory,
+  encodeHistoryRow,
+} from './history-rows.js';
+import { type MemoryStore, entryOf } from './memory-store.js';
 
 // The `history` table: append-only rows per (instance, execution, event id). Event ids come from
 // the runtime; the store only refuses ids that are missing or already taken.
 
 /**
- * Checks that `events` can be appended to the execution.
+ * The rows for appending `events` to the execution, checked but not yet stored.
  * @throws {ProviderError} (permanent) for an event id below 1 or one already stored (or repeated
- *   within `events`).
+ *   within `events`), or an event the wire format cannot hold.
  * @internal
  */
-export function checkNewEventIds(
+export function prepareHistoryRows(
   store: MemoryStore,
   operation: string,
   instance: string,
   executionId: number,
   events: readonly Event[],
-): void {
+): HistoryRow[] {
   const existing = store.historyRows(instance, executionId);
   const seen = new Set<number>();
-  for (const { eventId } of events) {
+  return events.map((event) => {
+    const { eventId } = event;
     if (!Number.isSafeInteger(eventId) || eventId < 1) {
       throw ProviderError.permanent(
         operation,
@@ -36,31 +43,33 @@ export function checkNewEventIds(
       );
     }
     seen.add(eventId);
-  }
+    try {
+      return encodeHistoryRow(event);
+    } catch (error) {
+      if (!WireFormatError.isInstance(error)) throw error;
+      throw ProviderError.permanent(
+        operation,
+        `Failed to append history: event ${eventId} cannot be stored: ${error.message}`,
+        { cause: error },
+      );
+    }
+  });
 }
 
 /**
- * Appends copies of `events` (checked with {@link checkNewEventIds}). Stored rows are never read
- * or rewritten, so an undecodable history can still receive the event that poisons it.
+ * Stores rows made by {@link prepareHistoryRows}. Stored rows are never read or rewritten, so an
+ * undecodable history can still receive the event that poisons it.
  * @internal
  */
 export function appendHistoryRows(
   store: MemoryStore,
   instance: string,
   executionId: number,
-  events: readonly Event[],
+  rows: readonly HistoryRow[],
 ): void {
-  let byExecution = store.history.get(instance);
-  if (byExecution === undefined) {
-    byExecution = new Map();
-    store.history.set(instance, byExecution);
-  }
-  let rows = byExecution.get(executionId);
-  if (rows === undefined) {
-    rows = new Map();
-    byExecution.set(executionId, rows);
-  }
-  for (const event of events) rows.set(event.eventId, encodeHistoryRow(event));
+  const byExecution = entryOf(store.history, instance, () => new Map());
+  const stored = entryOf(byExecution, executionId, () => new Map());
+  for (const row of rows) stored.set(row.eventId, row);
 }
 
 /**

@@ -1,49 +1,85 @@
 import type { Event } from '../model/event.js';
+import { decodeEvent, encodeEvent } from '../model/event-codec.js';
+import { WireFormatError } from '../model/wire-format-error.js';
 
 /**
- * One stored history row. Events are kept as structured clones; a row can also hold data that
- * does not decode (what a newer runtime could have written), so that the corrupted-history paths
- * of the contract are real in this store too.
+ * One stored history row: the event as the JSON text duroxide's serde writes (what the
+ * `history.event_data` column of duroxide's SQLite and PostgreSQL providers holds). Storing text
+ * keeps the stored state apart from callers' objects and makes the undecodable-history paths of
+ * the contract real.
  * @internal
  */
-export type HistoryRow =
-  | { readonly eventId: number; readonly event: Event; readonly sizeBytes: number }
-  | { readonly eventId: number; readonly undecodable: string };
+export interface HistoryRow {
+  readonly eventId: number;
+  readonly eventData: string;
+}
 
 const textEncoder = new TextEncoder();
 
-/** A row holding a private copy of `event`. @internal */
+/**
+ * The row for `event`.
+ * @throws {WireFormatError} when the event has an id or timestamp that is not a u64.
+ * @internal
+ */
 export function encodeHistoryRow(event: Event): HistoryRow {
-  const copy = structuredClone(event);
-  return {
-    eventId: copy.eventId,
-    event: copy,
-    // Stands in for the byte size of the serialized event until the wire codec is used here.
-    sizeBytes: textEncoder.encode(JSON.stringify(copy)).byteLength,
-  };
+  return { eventId: event.eventId, eventData: encodeEvent(event) };
 }
 
-/** A row in place of `eventId` whose data cannot be decoded. @internal */
-export function undecodableHistoryRow(eventId: number): HistoryRow {
+/**
+ * A row for `eventId` with an event kind this runtime does not know, as a newer runtime could
+ * have written it.
+ * @internal
+ */
+export function undecodableHistoryRow(
+  instance: string,
+  executionId: number,
+  eventId: number,
+): HistoryRow {
   return {
     eventId,
-    undecodable: `{"event_id":${eventId},"type":"EventKindFromTheFuture","payload":"?"}`,
+    eventData: JSON.stringify({
+      event_id: eventId,
+      source_event_id: null,
+      instance_id: instance,
+      execution_id: executionId,
+      timestamp_ms: 0,
+      duroxide_version: '99.0.0',
+      type: 'EventKindFromTheFuture',
+    }),
   };
 }
 
-/** Stored size of a row, in bytes. @internal */
+/** Stored size of a row: the UTF-8 bytes of its JSON. @internal */
 export function historyRowBytes(row: HistoryRow): number {
-  return 'event' in row ? row.sizeBytes : textEncoder.encode(row.undecodable).byteLength;
+  return textEncoder.encode(row.eventData).byteLength;
 }
 
-/** Thrown by {@link decodeHistory} for a row that does not decode. @internal */
+/** Thrown by {@link decodeHistoryRow} for a row that does not decode. @internal */
 export class HistoryDecodeError extends Error {
   override readonly name = 'HistoryDecodeError';
 }
 
 /**
- * Copies of the events of one execution's rows, in event-id order.
- * @throws {HistoryDecodeError} naming the first row that does not decode.
+ * The event a row holds.
+ * @throws {HistoryDecodeError} naming the row and what is wrong with it.
+ * @internal
+ */
+export function decodeHistoryRow(row: HistoryRow, instance: string, executionId: number): Event {
+  try {
+    return decodeEvent(row.eventData);
+  } catch (error) {
+    if (!WireFormatError.isInstance(error)) throw error;
+    throw new HistoryDecodeError(
+      `history event ${row.eventId} of instance '${instance}' execution ${executionId} ` +
+        `cannot be decoded: ${error.message}`,
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * The events of one execution's rows, in event-id order.
+ * @throws {HistoryDecodeError} for the first row that does not decode.
  * @internal
  */
 export function decodeHistory(
@@ -52,12 +88,7 @@ export function decodeHistory(
   executionId: number,
 ): Event[] {
   if (rows === undefined) return [];
-  const ordered = [...rows.values()].sort((a, b) => a.eventId - b.eventId);
-  return ordered.map((row, position) => {
-    if ('event' in row) return structuredClone(row.event);
-    throw new HistoryDecodeError(
-      `history event at position ${position} (event_id ${row.eventId}) of instance ` +
-        `'${instance}' execution ${executionId} cannot be decoded: unknown variant in ${row.undecodable}`,
-    );
-  });
+  return [...rows.values()]
+    .sort((a, b) => a.eventId - b.eventId)
+    .map((row) => decodeHistoryRow(row, instance, executionId));
 }

@@ -4,20 +4,53 @@ import type {
   QueueDepths,
   SystemMetrics,
 } from '../provider/management.js';
+import type { CustomStatus } from '../provider/provider.js';
 import { ProviderError } from '../provider/provider-error.js';
 import type { SystemStats } from '../provider/system-stats.js';
-import { historyRowBytes } from './history-rows.js';
+import { HistoryDecodeError, decodeHistoryRow, historyRowBytes } from './history-rows.js';
 import { kvUsage } from './kv-state.js';
 import type { InstanceRow, MemoryStore } from './memory-store.js';
 
 // The read side of `ProviderAdmin` and the client reads (status, stats), computed from the
 // store's tables the way duroxide's SQLite provider queries them.
 
-/** Instance rows, newest first. @internal */
-export function instancesNewestFirst(store: MemoryStore): InstanceRow[] {
-  return [...store.instances.values()].sort(
-    (a, b) => b.createdAtMs - a.createdAtMs || b.creationSeq - a.creationSeq,
-  );
+/**
+ * Instance rows, newest first; with `status`, only those whose current execution has it.
+ * @internal
+ */
+export function instancesNewestFirst(store: MemoryStore, status?: string): InstanceRow[] {
+  return [...store.instances.values()]
+    .filter((row) => status === undefined || store.currentStatus(row.instanceId) === status)
+    .sort((a, b) => b.createdAtMs - a.createdAtMs || b.creationSeq - a.creationSeq);
+}
+
+/** The instance's execution ids, ascending. @internal */
+export function executionIds(store: MemoryStore, instance: string): number[] {
+  return [...(store.executions.get(instance)?.keys() ?? [])].sort((a, b) => a - b);
+}
+
+/**
+ * The parent of an instance; `null` for a root.
+ * @throws {ProviderError} (permanent) "Instance … not found".
+ * @internal
+ */
+export function parentOf(store: MemoryStore, instance: string): string | null {
+  const row = store.instances.get(instance);
+  if (row === undefined) {
+    throw ProviderError.permanent('get_parent_id', `Instance ${instance} not found`);
+  }
+  return row.parentInstanceId;
+}
+
+/** The custom status when it changed after `lastSeenVersion`; `null` otherwise. @internal */
+export function customStatusAfter(
+  store: MemoryStore,
+  instance: string,
+  lastSeenVersion: number,
+): CustomStatus | null {
+  const row = store.instances.get(instance);
+  if (row === undefined || row.customStatusVersion <= lastSeenVersion) return null;
+  return { customStatus: row.customStatus, version: row.customStatusVersion };
 }
 
 /**
@@ -126,13 +159,13 @@ export function instanceStats(store: MemoryStore, instance: string): SystemStats
   const first = rows?.get(1);
   let queuePendingCount = 0;
   if (first !== undefined) {
-    if (!('event' in first)) {
-      throw ProviderError.permanent(
-        'get_instance_stats',
-        `Failed to deserialize OrchestrationStarted event of instance ${instance}`,
-      );
+    let kind;
+    try {
+      ({ kind } = decodeHistoryRow(first, instance, row.currentExecutionId));
+    } catch (error) {
+      if (!(error instanceof HistoryDecodeError)) throw error;
+      throw ProviderError.permanent('get_instance_stats', error.message, { cause: error });
     }
-    const { kind } = first.event;
     if (kind.type === 'OrchestrationStarted') {
       queuePendingCount = kind.carryForwardEvents?.length ?? 0;
     }

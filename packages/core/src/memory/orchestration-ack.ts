@@ -3,11 +3,12 @@ import type { WorkItem, WorkItemOf } from '../model/work-item.js';
 import type { ExecutionMetadata } from '../provider/execution-metadata.js';
 import type { ScheduledActivityIdentifier } from '../provider/orchestration-item.js';
 import { ProviderError } from '../provider/provider-error.js';
-import { appendHistoryRows, checkNewEventIds } from './execution-history.js';
+import { appendHistoryRows, prepareHistoryRows } from './execution-history.js';
+import type { HistoryRow } from './history-rows.js';
 import { commitKvDelta, recordKvEvents } from './kv-state.js';
-import type { InstanceLock, MemoryStore } from './memory-store.js';
-import { insertOrchestratorMessage } from './orchestrator-queue.js';
-import { insertWorkerMessage } from './worker-queue.js';
+import { type ExecutionRow, type InstanceLock, type MemoryStore, entryOf } from './memory-store.js';
+import { insertOrchestratorMessage, requireOrchestratorItem } from './orchestrator-queue.js';
+import { insertWorkerMessage, requireActivity } from './worker-queue.js';
 
 // One orchestration turn committed as a unit, in the order of duroxide's contract for
 // `ack_orchestration_item`. Everything that can fail is checked before the first write, and
@@ -37,30 +38,12 @@ function requireLiveLock(store: MemoryStore, lockToken: string, nowMs: number): 
   return lock;
 }
 
-function checkItemQueues(turn: OrchestrationTurn): void {
-  for (const item of turn.workerItems) {
-    if (item.type !== 'ActivityExecute') {
-      throw ProviderError.permanent(
-        OPERATION,
-        `worker item must be ActivityExecute, got ${item.type}`,
-      );
-    }
-  }
-  for (const item of turn.orchestratorItems) {
-    if (item.type === 'ActivityExecute') {
-      throw ProviderError.permanent(
-        OPERATION,
-        'orchestrator item must not be ActivityExecute (it belongs in workerItems)',
-      );
-    }
-  }
-}
-
 /** Appends rows, creates instance and execution rows, stores status and custom status. */
 function writeInstanceState(
   store: MemoryStore,
   instance: string,
   turn: OrchestrationTurn,
+  rows: readonly HistoryRow[],
   nowMs: number,
 ): void {
   const { executionId, metadata } = turn;
@@ -85,28 +68,20 @@ function writeInstanceState(
     row.orchestrationVersion = metadata.orchestrationVersion;
   }
 
-  let executions = store.executions.get(instance);
-  if (executions === undefined) {
-    executions = new Map();
-    store.executions.set(instance, executions);
-  }
-  let execution = executions.get(executionId);
-  if (execution === undefined) {
-    execution = {
-      executionId,
-      status: 'Running',
-      output: null,
-      pinnedVersion: null,
-      startedAtMs: nowMs,
-      completedAtMs: null,
-    };
-    executions.set(executionId, execution);
-  }
+  const executions = entryOf(store.executions, instance, () => new Map());
+  const execution = entryOf(executions, executionId, (): ExecutionRow => ({
+    executionId,
+    status: 'Running',
+    output: null,
+    pinnedVersion: null,
+    startedAtMs: nowMs,
+    completedAtMs: null,
+  }));
   if (metadata.pinnedDuroxideVersion !== undefined) {
     execution.pinnedVersion = { ...metadata.pinnedDuroxideVersion };
   }
 
-  appendHistoryRows(store, instance, executionId, turn.historyDelta);
+  appendHistoryRows(store, instance, executionId, rows);
 
   if (metadata.status !== undefined) {
     execution.status = metadata.status;
@@ -128,10 +103,13 @@ function writeInstanceState(
 }
 
 /** Enqueues the turn's work: activities first, then their cancellations, then messages. */
-function writeQueues(store: MemoryStore, turn: OrchestrationTurn, nowMs: number): void {
-  for (const item of turn.workerItems) {
-    insertWorkerMessage(store, item as WorkItemOf<'ActivityExecute'>, nowMs);
-  }
+function writeQueues(
+  store: MemoryStore,
+  turn: OrchestrationTurn,
+  activities: readonly WorkItemOf<'ActivityExecute'>[],
+  nowMs: number,
+): void {
+  for (const activity of activities) insertWorkerMessage(store, activity, nowMs);
   // After the inserts, so an activity scheduled and cancelled in the same turn ends up absent.
   if (turn.cancelledActivities.length > 0) {
     const cancelled = new Set(
@@ -161,16 +139,17 @@ export function commitOrchestrationTurn(
 ): void {
   const nowMs = store.nowMs();
   const { instance } = requireLiveLock(store, lockToken, nowMs);
-  checkNewEventIds(store, OPERATION, instance, turn.executionId, turn.historyDelta);
-  checkItemQueues(turn);
+  const rows = prepareHistoryRows(store, OPERATION, instance, turn.executionId, turn.historyDelta);
+  const activities = turn.workerItems.map((item) => requireActivity(OPERATION, item));
+  for (const item of turn.orchestratorItems) requireOrchestratorItem(OPERATION, item);
 
   store.orchestratorQueue = store.orchestratorQueue.filter((row) => row.lockToken !== lockToken);
-  writeInstanceState(store, instance, turn, nowMs);
+  writeInstanceState(store, instance, turn, rows, nowMs);
   recordKvEvents(store, instance, turn.historyDelta, nowMs);
   if (turn.metadata.status !== undefined && turn.metadata.status !== 'Running') {
     commitKvDelta(store, instance);
   }
-  writeQueues(store, turn, nowMs);
+  writeQueues(store, turn, activities, nowMs);
   store.instanceLocks.delete(instance);
 
   store.orchestratorWork.notify();
