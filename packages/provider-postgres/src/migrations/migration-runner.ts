@@ -206,7 +206,7 @@ async function applyMigration(
       'statement-failed',
       names.given,
       `${track} migration ${migration.name} failed on schema ${names.folded}` +
-        `${lineOf(sql, error)}: ${error instanceof Error ? error.message : String(error)}`,
+        `${lineOf(sql, error)}: ${describePgError(error)}`,
       { cause: error },
     );
   }
@@ -222,6 +222,13 @@ async function applyMigration(
     name: migration.name,
     elapsedMs: Math.round(performance.now() - started),
   });
+}
+
+/** A PostgreSQL error's message plus its detail line, when it has one. */
+function describePgError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const detail = (error as { detail?: unknown }).detail;
+  return typeof detail === 'string' && detail ? `${error.message} (${detail})` : error.message;
 }
 
 /** " at line N" from a PostgreSQL error's 1-based character position in the query, if any. */
