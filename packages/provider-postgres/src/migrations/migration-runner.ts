@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type pg from 'pg';
 import type { EmbeddedMigration, MigrationTrack } from './embedded-migration.js';
 import { MigrationError } from './migration-error.js';
 import {
@@ -78,7 +78,7 @@ export async function runMigrations(
 ): Promise<MigrationReport> {
   const names = schemaNames(options.schema ?? 'public');
   const target = resolveTargetVersion(names, DUROXIDE_MIGRATIONS, options.targetVersion);
-  const client = connection instanceof pg.Pool ? await connection.connect() : connection;
+  const client = isPool(connection) ? await connection.connect() : connection;
   const key = migrationLockKey(names.given);
   let broken: Error | undefined;
   try {
@@ -96,6 +96,15 @@ export async function runMigrations(
   } finally {
     if (client !== connection) (client as pg.PoolClient).release(broken);
   }
+}
+
+/**
+ * A pool by its shape rather than `instanceof`, so a pool from another copy of `pg` in
+ * node_modules is not mistaken for a client (the run must stay on one connection: the advisory
+ * lock is a session lock).
+ */
+function isPool(connection: MigrationConnection): connection is pg.Pool {
+  return 'idleCount' in connection && 'totalCount' in connection;
 }
 
 async function migrateLocked(

@@ -131,20 +131,7 @@ export async function readSchemaFacts(client: pg.ClientBase, schema: string): Pr
     )
   ).map((s) => ({ ...s, start: Number(s.start), increment: Number(s.increment) }));
   facts.functions = (
-    await q<{
-      name: string;
-      kind: string;
-      arguments: string;
-      identity_arguments: string;
-      result: string | null;
-      language: string;
-      volatility: string;
-      security_definer: boolean;
-      returns_set: boolean;
-      nargs: number;
-      nargdefaults: number;
-      config: string[] | null;
-    }>(
+    await q<SchemaFacts['functions'][number]>(
       `SELECT p.proname AS name, p.prokind::text AS kind, pg_get_function_arguments(p.oid) AS arguments,
               pg_get_function_identity_arguments(p.oid) AS identity_arguments,
               pg_get_function_result(p.oid) AS result, l.lanname AS language,
