@@ -90,4 +90,36 @@ describe('fetch under contention', () => {
       await holder.release();
     }
   });
+
+  it('a renewal never moves a lease earlier, and one after an expiry fails', async () => {
+    await clear(schemaA);
+    await enqueueStart(scratch.pool, schemaA, 'renewed', Date.now() - 1_000);
+    const item = await fetchOnce(schemaA);
+    if (!item) throw new Error('nothing fetched');
+    const lease = async (): Promise<number> =>
+      Number(
+        (
+          await scratch.pool.query<{ locked_until: string }>(
+            `SELECT locked_until FROM "${schemaA}".instance_locks WHERE lock_token = $1`,
+            [item.lockToken],
+          )
+        ).rows[0]?.locked_until,
+      );
+    const before = await lease();
+    await scratch.pool.query(`SELECT "${schemaA}".renew_orchestration_item_lock($1, $2, 1)`, [
+      item.lockToken,
+      Date.now(),
+    ]);
+    expect(await lease()).toBe(before);
+
+    await scratch.pool.query(`UPDATE "${schemaA}".instance_locks SET locked_until = $1`, [
+      Date.now() - 1,
+    ]);
+    await expect(
+      scratch.pool.query(`SELECT "${schemaA}".renew_orchestration_item_lock($1, $2, 30)`, [
+        item.lockToken,
+        Date.now() - 10_000,
+      ]),
+    ).rejects.toThrow('Lock token invalid, expired, or already released');
+  });
 });
