@@ -1,5 +1,4 @@
 import { expect } from 'vitest';
-import { TagFilter } from '../provider/fetch-filters.js';
 import {
   activityCompleted,
   activityExecute,
@@ -7,6 +6,7 @@ import {
   eventWithId,
   expectPresent,
   expectProviderError,
+  fetchActivity,
   startItem,
 } from './fixtures.js';
 import { deletionHierarchy as hierarchy } from './deletion-hierarchy.js';
@@ -249,7 +249,7 @@ export const deletion = defineValidationGroup('deletion', {
       workerItems: [activityExecute(instance, 1, 2, 'OldActivity', 'old-input')],
     });
     const { lockToken: oldWorkerLock } = expectPresent(
-      await provider.fetchWorkItem(30_000, 0, null, TagFilter.defaultOnly()),
+      await fetchActivity(provider),
       'the scheduled activity should be fetchable',
     );
 

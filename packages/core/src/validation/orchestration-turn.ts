@@ -3,10 +3,7 @@ import type { WorkItem, WorkItemOf } from '../model/work-item.js';
 import type { ExecutionMetadata } from '../provider/execution-metadata.js';
 import type { FetchedOrchestrationItem } from '../provider/orchestration-item.js';
 import type { Provider } from '../provider/provider.js';
-import { INITIAL_EXECUTION_ID, expectPresent } from './fixtures.js';
-
-/** Lock timeout of the turns the validations drive by hand, ms (duroxide's tests use 30 s). */
-export const TURN_LOCK_TIMEOUT_MS = 30_000;
+import { INITIAL_EXECUTION_ID, expectPresent, fetchOrchestration } from './fixtures.js';
 
 /** Metadata naming the validations' orchestration, `TestOrch` 1.0.0, as a first turn stores it. */
 export const TEST_ORCH_METADATA: ExecutionMetadata = Object.freeze({
@@ -35,17 +32,14 @@ export function pokeItem(instance: string, name = 'poke'): WorkItemOf<'ExternalR
 }
 
 /**
- * Fetches the next orchestration item without waiting, failing the validation with `message`
- * when there is none.
+ * Fetches the next orchestration item with a 30 s lock, without waiting, failing the validation
+ * with `message` when there is none.
  */
 export async function fetchTurn(
   provider: Provider,
   message = 'expected orchestration item',
 ): Promise<FetchedOrchestrationItem> {
-  return expectPresent(
-    await provider.fetchOrchestrationItem(TURN_LOCK_TIMEOUT_MS, 0, null),
-    message,
-  );
+  return expectPresent(await fetchOrchestration(provider), message);
 }
 
 /** Acknowledges a fetched turn with `commit`, cancelling no activity. */
