@@ -15,6 +15,12 @@ export {
   type PoisonMessageType,
 } from './model/error-details.js';
 export {
+  decodeErrorDetails,
+  encodeErrorDetails,
+  errorDetailsFromWire,
+  errorDetailsToWire,
+} from './model/error-details-codec.js';
+export {
   isTerminalEvent,
   type CarriedEvent,
   type Event,
@@ -23,6 +29,13 @@ export {
   type EventOf,
   type EventType,
 } from './model/event.js';
+export {
+  decodeEvent,
+  encodeEvent,
+  eventFromWire,
+  eventToWire,
+  eventWireTag,
+} from './model/event-codec.js';
 export { compareSemver, formatSemver, parseSemver, type SemverVersion } from './model/semver.js';
 export {
   workItemInstance,
@@ -30,6 +43,14 @@ export {
   type WorkItemOf,
   type WorkItemType,
 } from './model/work-item.js';
+export {
+  decodeWorkItem,
+  encodeWorkItem,
+  workItemFromWire,
+  workItemToWire,
+} from './model/work-item-codec.js';
+export { WireFormatError } from './model/wire-format-error.js';
+export { InMemoryProvider, type InMemoryProviderOptions } from './memory/in-memory-provider.js';
 export type { ExecutionMetadata, ExecutionStatus } from './provider/execution-metadata.js';
 export {
   MAX_WORKER_TAGS,

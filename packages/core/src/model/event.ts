@@ -23,7 +23,7 @@ export type CarriedEvent = readonly [name: string, data: string];
 
 /**
  * What happened, as duroxide's `EventKind`. `type` is the Rust variant name; three variants keep
- * legacy wire tags (see `codec.ts`). An optional field (`?:`) is omitted from the JSON when
+ * legacy wire tags (see `eventWireTag` in `event-codec.ts`). An optional field (`?:`) is omitted from the JSON when
  * absent; a `| null` field is always written.
  */
 export type EventKind =
