@@ -80,9 +80,7 @@ export class GeneratorNode implements TaskNode {
 
 function describeYielded(value: unknown): string {
   if (value === null || typeof value !== 'object') {
-    return typeof value === 'function'
-      ? 'a function'
-      : `${typeof value} ${String(value)}`;
+    return typeof value === 'function' ? 'a function' : `${typeof value} ${String(value)}`;
   }
   return typeof (value as { then?: unknown }).then === 'function' ? 'a promise' : 'an object';
 }
