@@ -11,6 +11,7 @@ import {
 } from './registry.js';
 import type { OrchestrationFunction } from './replay/replay-engine.js';
 import { RuntimeMetrics, type MetricsSnapshot } from './runtime-metrics.js';
+import { sleep } from './turn/turn-commit.js';
 import {
   resolveRuntimeOptions,
   type ResolvedRuntimeOptions,
@@ -42,6 +43,7 @@ export class Runtime {
   private readonly stragglers = new Set<Promise<unknown>>();
   private readonly runtimeId = randomBytes(2).toString('hex');
   private readonly stopController = new AbortController();
+  private readonly haltController = new AbortController();
   private loops: Promise<void>[] | null = null;
 
   /**
@@ -120,7 +122,7 @@ export class Runtime {
     const { logger } = this.options;
     const stop = this.stopController.signal;
     // Every dispatcher slot listens on the stop signal.
-    setMaxListeners(0, stop);
+    setMaxListeners(0, stop, this.haltController.signal);
     const turns = new OrchestrationDispatcher(
       {
         provider: this.provider,
@@ -139,6 +141,7 @@ export class Runtime {
         logger,
         metrics: this.metrics,
         stragglers: this.stragglers,
+        halt: this.haltController.signal,
       },
       this.runtimeId,
       stop,
@@ -154,8 +157,9 @@ export class Runtime {
 
   /**
    * Stops fetching new work and waits for turns and activities in flight, returning as soon as
-   * they are done (not after the whole budget). Work still running after `timeoutMs` is left
-   * to lock expiry, so another runtime picks it up.
+   * they are done (not after the whole budget). Activities still running after `timeoutMs` see
+   * their `signal` fire and give their locks back (no attempt counted), so another runtime runs
+   * them; their late results are discarded.
    * @param timeoutMs budget in milliseconds. @default 1000
    */
   async shutdown(timeoutMs = DEFAULT_SHUTDOWN_TIMEOUT_MS): Promise<void> {
@@ -165,11 +169,12 @@ export class Runtime {
     const budget = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, timeoutMs);
     });
+    const drained = Promise.allSettled([...loops, ...this.stragglers]).then(() => true);
     try {
-      await Promise.race([
-        Promise.allSettled([...loops, ...this.stragglers]).then(() => undefined),
-        budget,
-      ]);
+      if (await Promise.race([drained, budget.then(() => false)])) return;
+      this.haltController.abort();
+      // Halted activities give their locks back at once; a turn in flight finishes its ack.
+      await Promise.race([Promise.allSettled(loops), sleep(timeoutMs)]);
     } finally {
       clearTimeout(timer);
     }

@@ -141,3 +141,4 @@ export function describeProviderValidations(
     }
   });
 }
+export { describeRuntimeScenarios, type RuntimeScenarioProviders } from './runtime/index.js';

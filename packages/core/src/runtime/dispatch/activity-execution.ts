@@ -25,6 +25,8 @@ export interface ActivityDependencies {
   readonly metrics: RuntimeMetrics;
   /** Activity bodies still running after their result stopped mattering (for shutdown). */
   readonly stragglers: Set<Promise<unknown>>;
+  /** Fires when shutdown's budget ran out: running activities give their locks back. */
+  readonly halt: AbortSignal;
 }
 
 type Finished =
@@ -36,7 +38,8 @@ type Finished =
  * renewed; its result (or failure) is acknowledged together with the completion message. When
  * the lock cannot be renewed (the orchestration ended, was cancelled, or the activity lost a
  * race) the context's signal fires, the body gets the grace period to stop, and the lock is
- * released without a completion.
+ * released without a completion. When shutdown's budget runs out first, the signal fires too
+ * and the lock is abandoned without counting an attempt, so another runtime runs it.
  * @internal
  */
 export async function runActivity(
@@ -90,7 +93,14 @@ export async function runActivity(
     const body = builtin
       ? builtin(ctx, item.input, deps.provider)
       : invokeUserActivity(handler ?? (() => undefined), ctx, item);
-    const finished = await Promise.race([body, cancelled(controller.signal)]);
+    const finished = await Promise.race([body, cancelled(controller.signal), cancelled(deps.halt)]);
+    if (deps.halt.aborted && !finished) {
+      // Shutdown ran out of time: the result would come too late to matter; another runtime
+      // runs the activity again once the lock is back.
+      controller.abort(new Error('runtime shut down'));
+      await deps.provider.abandonWorkItem(lockToken, null, true).catch(() => undefined);
+      return;
+    }
     if (finished) {
       await ack(
         deps,

@@ -144,7 +144,7 @@ export type ActivityTaskBody = Extract<ScheduledTaskBody, { type: 'activity' }>;
 export type ActivityTask<T = unknown> = ActivityTaskBody &
   TaskOutput<T> & {
     /** Returns the same descriptor routed to `tag` (duroxide's `with_tag`). */
-    withTag(tag: string): ActivityTask<T>;
+    readonly withTag: (tag: string) => ActivityTask<T>;
   };
 
 /** One entry of an `all` result: the value, or the error text of a failed task. */
