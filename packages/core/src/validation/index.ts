@@ -31,6 +31,7 @@ import { longPolling } from './long-polling.js';
 import { multiExecution } from './multi-execution.js';
 import type { ProviderFactory } from './provider-factory.js';
 import { queueSemantics } from './queue-semantics.js';
+import { raceReplay } from './race-replay.js';
 import {
   runValidation,
   validationAppliesTo,
@@ -60,6 +61,7 @@ export const providerValidationGroups: readonly ValidationGroup[] = Object.freez
   longPolling,
   multiExecution,
   queueSemantics,
+  raceReplay,
 ]);
 
 /** Options of {@link describeProviderValidations}. */

@@ -170,7 +170,6 @@ function* subOrchestrations(ctx: OrchestrationContext): Gen {
   return { auto, explicit, failed, v1, v2, both };
 }
 
- 
 function* versionedV1(ctx: OrchestrationContext, input: { upgrade?: boolean }): Gen {
   if (input.upgrade) {
     ctx.setCustomStatus('v1 before upgrade');
