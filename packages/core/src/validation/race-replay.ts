@@ -327,7 +327,7 @@ export const raceReplay = defineValidationGroup('race_replay', {
               ctx.dequeueEvent<string>('q'),
               ctx.scheduleTimer(10),
             );
-            if (won.index !== 2) values.push(won.value as string);
+            if (won.index !== 2) values.push(won.value);
             while (values.length < 2) values.push(yield* ctx.dequeueEvent<string>('q'));
           }
           const output = values.join(',');
