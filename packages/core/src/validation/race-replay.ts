@@ -347,6 +347,53 @@ export const raceReplay = defineValidationGroup('race_replay', {
     }
   },
 
+  // The Rust shapes `can-held` and `can-held-nonprefix` race a dequeue future held across the
+  // race (`select2(&mut held, ..)`); a yielded descriptor cannot be held, so they have no
+  // generator equivalent.
+  continue_as_new_queue_race_replay: async ({ newProvider }) => {
+    for (const shape of ['can', 'can-drain'] as const) {
+      const provider = await newProvider();
+      const instance = `provider-combined-race-${shape}`;
+      const incoming: WorkItem[] = [
+        { type: 'TimerFired', instance, executionId: 1, id: 3, fireAtMs: 1000 },
+        { type: 'QueueMessage', instance, name: 'q', data: '"m1"' },
+      ];
+      if (shape === 'can-drain')
+        incoming.push({ type: 'QueueMessage', instance, name: 'q', data: '"m2"' });
+      await seed(
+        provider,
+        instance,
+        [
+          {
+            ...started(instance, 'CombinedRace', JSON.stringify(shape)),
+            duroxideVersion: '0.1.31',
+          },
+          eventWithId(2, instance, 1, null, { type: 'QueueSubscribed', name: 'q' }),
+          eventWithId(3, instance, 1, null, { type: 'TimerCreated', fireAtMs: 1000 }),
+        ],
+        incoming,
+        { orchestrationName: 'CombinedRace', orchestrationVersion: '1.0.0' },
+      );
+      const runtime = await runtimeWith(provider, { dispatcherPollIntervalMs: 5 }, (rt) =>
+        rt.registerOrchestration('CombinedRace', function* (ctx, input: string): Gen {
+          if (ctx.executionId > 1) return yield* ctx.dequeueEvent('q');
+          yield ctx.race(ctx.dequeueEvent('q'), ctx.scheduleTimer(10));
+          if (input === 'can-drain') yield ctx.dequeueEvent('q');
+          return yield* ctx.continueAsNew(input);
+        }),
+      );
+      try {
+        const result = await new Client(provider).waitForOrchestration(instance, 30_000);
+        expect(result, `${shape}: unread CAN arrivals`).toMatchObject({
+          status: 'Completed',
+          output: shape === 'can-drain' ? 'm2' : 'm1',
+        });
+      } finally {
+        await runtime.shutdown();
+      }
+    }
+  },
+
   queue_replay_version_stamp_roundtrip: async ({ newProvider }) => {
     const provider = await newProvider();
     const instance = 'queue-version-roundtrip';
