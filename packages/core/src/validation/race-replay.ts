@@ -347,6 +347,122 @@ export const raceReplay = defineValidationGroup('race_replay', {
     }
   },
 
+  continue_as_new_duplicate_start: async ({ newProvider }) => {
+    const combinations = [
+      ['0.1.30', false],
+      ['0.1.30', true],
+      ['0.1.31', false],
+      ['0.1.31', true],
+    ] as const;
+    for (const [stamp, collision] of combinations) {
+      const provider = await newProvider();
+      const parent = 'provider-can-duplicate-parent';
+      const instance = `${parent}::can-child`;
+      const stamped = (at: string, name: string): Event => ({
+        ...started(at, name, '""'),
+        duroxideVersion: stamp,
+      });
+      if (collision) {
+        await seed(
+          provider,
+          parent,
+          [
+            stamped(parent, 'CollisionParent'),
+            eventWithId(2, parent, 1, null, {
+              type: 'SubOrchestrationScheduled',
+              name: 'Transition',
+              instance: 'can-child',
+              input: '"duplicate"',
+            }),
+          ],
+          [],
+          { status: 'Running' },
+        );
+      }
+      await seed(
+        provider,
+        instance,
+        [
+          stamped(instance, 'Transition'),
+          eventWithId(2, instance, 1, null, {
+            type: 'OrchestrationContinuedAsNew',
+            input: '"next"',
+          }),
+        ],
+        [
+          {
+            ...startItem(instance),
+            orchestration: 'WrongHandler',
+            input: '"duplicate"',
+            version: null,
+            ...(collision ? { parentInstance: parent, parentId: 2, parentExecutionId: 1 } : {}),
+          },
+          {
+            type: 'ContinueAsNew',
+            instance,
+            orchestration: 'Transition',
+            input: '"next"',
+            version: '1.0.0',
+            carryForwardEvents: [['q', '"carried"']],
+          },
+          { type: 'QueueMessage', instance, name: 'q', data: '"late"' },
+        ],
+        { status: 'ContinuedAsNew' },
+      );
+      const runtime = await runtimeWith(provider, {}, (rt) => {
+        rt.registerOrchestration('Transition', function* (ctx): Gen {
+          expect(ctx.executionId).toBe(2);
+          const first = yield* ctx.dequeueEvent<string>('q');
+          const second = yield* ctx.dequeueEvent<string>('q');
+          return `${first},${second}`;
+        });
+        rt.registerOrchestration('CollisionParent', function* (ctx): Gen {
+          try {
+            const value: unknown = yield ctx.scheduleSubOrchestrationWithId(
+              'Transition',
+              'can-child',
+              'duplicate',
+            );
+            return `collision unexpectedly resolved: ${String(value)}`;
+          } catch (error) {
+            return (error as Error).message;
+          }
+        });
+      });
+      const client = new Client(provider);
+      try {
+        const result = await client.waitForOrchestration(instance, 10_000);
+        expect(result, 'CAN successor must not livelock behind duplicate start').toMatchObject({
+          status: 'Completed',
+          output: 'carried,late',
+        });
+        if (collision) {
+          const parentResult = await client.waitForOrchestration(parent, 10_000);
+          expect(parentResult.status, 'colliding parent must receive a notification').toBe(
+            'Completed',
+          );
+          expect(parentResult.output).toContain('already exists');
+          expect(
+            parentResult.output,
+            'collision notification must describe an existing logical instance',
+          ).not.toContain('is terminal');
+        }
+      } finally {
+        await runtime.shutdown();
+      }
+      expect(
+        await provider.readWithExecution(instance, 1),
+        'duplicate start must not mutate old recorded history',
+      ).toHaveLength(2);
+      const next = (await provider.readWithExecution(instance, 2))[0]?.kind;
+      expect(next).toMatchObject({
+        type: 'OrchestrationStarted',
+        name: 'Transition',
+        input: '"next"',
+      });
+    }
+  },
+
   // The Rust shapes `can-held` and `can-held-nonprefix` race a dequeue future held across the
   // race (`select2(&mut held, ..)`); a yielded descriptor cannot be held, so they have no
   // generator equivalent.
