@@ -25,15 +25,15 @@ export interface ActivityInfo {
  * is discarded; the activity has `activityCancellationGracePeriodMs` to stop.
  */
 export class ActivityContext implements ActivityInfo {
-  readonly instanceId: string;
-  readonly executionId: number;
-  readonly orchestrationName: string;
-  readonly orchestrationVersion: string;
-  readonly activityName: string;
-  readonly activityId: number;
-  readonly workerId: string;
-  readonly sessionId: string | null;
-  readonly attempt: number;
+  readonly instanceId!: string;
+  readonly executionId!: number;
+  readonly orchestrationName!: string;
+  readonly orchestrationVersion!: string;
+  readonly activityName!: string;
+  readonly activityId!: number;
+  readonly workerId!: string;
+  readonly sessionId!: string | null;
+  readonly attempt!: number;
 
   /** @internal */
   constructor(
@@ -43,15 +43,7 @@ export class ActivityContext implements ActivityInfo {
     private readonly provider: Provider,
     private readonly logger: Logger,
   ) {
-    this.instanceId = info.instanceId;
-    this.executionId = info.executionId;
-    this.orchestrationName = info.orchestrationName;
-    this.orchestrationVersion = info.orchestrationVersion;
-    this.activityName = info.activityName;
-    this.activityId = info.activityId;
-    this.workerId = info.workerId;
-    this.sessionId = info.sessionId;
-    this.attempt = info.attempt;
+    Object.assign(this, info);
   }
 
   /** Fires when the activity is cancelled. */
@@ -91,15 +83,14 @@ export class ActivityContext implements ActivityInfo {
   }
 
   private fields(): Record<string, unknown> {
+    const { instanceId, executionId, activityName, activityId, workerId } = this;
     return {
       target: 'duroxide::activity',
-      instanceId: this.instanceId,
-      executionId: this.executionId,
-      orchestrationName: this.orchestrationName,
-      orchestrationVersion: this.orchestrationVersion,
-      activityName: this.activityName,
-      activityId: this.activityId,
-      workerId: this.workerId,
+      instanceId,
+      executionId,
+      activityName,
+      activityId,
+      workerId,
     };
   }
 }

@@ -6,9 +6,9 @@ import {
 import type { FetchedOrchestrationItem } from '../../provider/orchestration-item.js';
 import { renewalIntervalMs } from '../runtime-options.js';
 import { processOrchestrationItem } from '../turn/orchestration-turn.js';
-import { abandonQuietly, asProviderError, type TurnDependencies } from '../turn/turn-commit.js';
-import { fetchUnlessStopped, sleepUnlessStopped, startRenewal } from './stoppable-wait.js';
-import { fetchErrorBackoffMs } from './worker-dispatcher.js';
+import { abandonQuietly, type TurnDependencies } from '../turn/turn-commit.js';
+import { runSlot } from './slot-loop.js';
+import { fetchUnlessStopped, startRenewal } from './stoppable-wait.js';
 
 /**
  * The orchestration side of a runtime, as duroxide's orchestration dispatcher:
@@ -29,31 +29,12 @@ export class OrchestrationDispatcher {
 
   /** Starts every slot; each promise resolves when its slot has stopped. */
   run(): Promise<void>[] {
-    return Array.from({ length: this.deps.options.orchestrationConcurrency }, () => this.slot());
-  }
-
-  private async slot(): Promise<void> {
     const { options, logger } = this.deps;
-    let failures = 0;
-    while (!this.stop.aborted) {
-      const started = Date.now();
-      let found: boolean;
-      try {
-        found = await this.next();
-        failures = 0;
-      } catch (error) {
-        const failure = asProviderError('fetch_orchestration_item', error);
-        failures = failure.retryable ? failures + 1 : 0;
-        logger.warn('Error fetching orchestration item', {
-          error: failure.message,
-          retryable: failure.retryable,
-        });
-        await sleepUnlessStopped(fetchErrorBackoffMs(failure.retryable, failures), this.stop);
-        continue;
-      }
-      const idle = options.dispatcherPollIntervalMs - (Date.now() - started);
-      if (!found && idle > 0) await sleepUnlessStopped(idle, this.stop);
-    }
+    return Array.from({ length: options.orchestrationConcurrency }, () =>
+      runSlot(this.stop, options.dispatcherPollIntervalMs, logger, 'fetch_orchestration_item', () =>
+        this.next(),
+      ),
+    );
   }
 
   private async next(): Promise<boolean> {

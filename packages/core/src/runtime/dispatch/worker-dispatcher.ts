@@ -1,8 +1,8 @@
 import type { FetchedWorkItem } from '../../provider/orchestration-item.js';
 import type { SessionFetchConfig } from '../../provider/fetch-filters.js';
 import { renewalIntervalMs } from '../runtime-options.js';
-import { asProviderError } from '../turn/turn-commit.js';
 import { runActivity, type ActivityDependencies } from './activity-execution.js';
+import { runSlot } from './slot-loop.js';
 import { fetchUnlessStopped, sleepUnlessStopped } from './stoppable-wait.js';
 
 /** Counts the distinct sessions this runtime serves (duroxide's `SessionTracker`). */
@@ -22,11 +22,6 @@ class SessionTracker {
     if (count <= 0) this.counts.delete(sessionId);
     else this.counts.set(sessionId, count);
   }
-}
-
-/** Backoff after a failed fetch: 100·2^n ms up to 3 s for retryable errors, else 100 ms. */
-export function fetchErrorBackoffMs(retryable: boolean, consecutive: number): number {
-  return retryable ? Math.min(100 * 2 ** consecutive, 3_000) : 100;
 }
 
 /**
@@ -54,34 +49,18 @@ export class WorkerDispatcher {
       const workerId = `work-${slot}-${options.workerNodeId ?? this.runtimeId}`;
       const owner = options.workerNodeId ?? workerId;
       owners.add(owner);
-      loops.push(this.slot(workerId, owner));
+      loops.push(
+        runSlot(
+          this.stop,
+          options.dispatcherPollIntervalMs,
+          this.deps.logger,
+          'fetch_work_item',
+          () => this.next(workerId, owner),
+        ),
+      );
     }
     if (loops.length > 0) loops.push(this.manageSessions([...owners]));
     return loops;
-  }
-
-  private async slot(workerId: string, owner: string): Promise<void> {
-    const { options, logger } = this.deps;
-    let failures = 0;
-    while (!this.stop.aborted) {
-      const started = Date.now();
-      let found: boolean;
-      try {
-        found = await this.next(workerId, owner);
-        failures = 0;
-      } catch (error) {
-        const failure = asProviderError('fetch_work_item', error);
-        failures = failure.retryable ? failures + 1 : 0;
-        logger.warn('Error fetching work item', {
-          error: failure.message,
-          retryable: failure.retryable,
-        });
-        await sleepUnlessStopped(fetchErrorBackoffMs(failure.retryable, failures), this.stop);
-        continue;
-      }
-      const idle = options.dispatcherPollIntervalMs - (Date.now() - started);
-      if (!found && idle > 0) await sleepUnlessStopped(idle, this.stop);
-    }
   }
 
   private async next(workerId: string, owner: string): Promise<boolean> {

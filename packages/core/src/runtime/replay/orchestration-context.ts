@@ -355,56 +355,41 @@ export class OrchestrationContext implements OrchestrationInfo {
   }
 
   scheduleActivityOnSessionTyped<T = unknown>(
-    name: string,
-    input: unknown,
-    sessionId: string,
+    ...args: Parameters<OrchestrationContext['scheduleActivityOnSession']>
   ): ActivityTask<T> {
-    return this.scheduleActivityTyped<T>(name, input, { sessionId });
+    return this.scheduleActivityTyped<T>(args[0], args[1], { sessionId: args[2] });
   }
 
   scheduleActivityWithRetryTyped<T = unknown>(
-    name: string,
-    input: unknown,
-    retry: RetryPolicy,
+    ...args: Parameters<OrchestrationContext['scheduleActivityWithRetry']>
   ): ScheduledTask<T> {
-    return typedTask(this.scheduleActivityWithRetry<T>(name, input, retry));
+    return typedTask(this.scheduleActivityWithRetry<T>(...args));
   }
 
   scheduleActivityWithRetryOnSessionTyped<T = unknown>(
-    name: string,
-    input: unknown,
-    retry: RetryPolicy,
-    sessionId: string,
+    ...args: Parameters<OrchestrationContext['scheduleActivityWithRetryOnSession']>
   ): ScheduledTask<T> {
-    return typedTask(this.scheduleActivityWithRetryOnSession<T>(name, input, retry, sessionId));
+    return typedTask(this.scheduleActivityWithRetryOnSession<T>(...args));
   }
 
   waitForEventTyped<T = unknown>(name: string): ScheduledTask<T> {
-    return scheduledTask({
-      type: 'waitEvent',
-      name: requireString('event name', name),
-      _typed: true,
-    });
+    return typedTask(this.waitForEvent<T>(name));
   }
 
   dequeueEventTyped<T = unknown>(queueName: string): ScheduledTask<T> {
-    return scheduledTask({
-      type: 'dequeueEvent',
-      queueName: requireString('queue name', queueName),
-      _typed: true,
-    });
+    return typedTask(this.dequeueEvent<T>(queueName));
   }
 
-  scheduleSubOrchestrationTyped<T = unknown>(name: string, input?: unknown): ScheduledTask<T> {
-    return typedTask(this.scheduleSubOrchestration<T>(name, input));
+  scheduleSubOrchestrationTyped<T = unknown>(
+    ...args: Parameters<OrchestrationContext['scheduleSubOrchestration']>
+  ): ScheduledTask<T> {
+    return typedTask(this.scheduleSubOrchestration<T>(...args));
   }
 
   scheduleSubOrchestrationWithIdTyped<T = unknown>(
-    name: string,
-    instanceId: string,
-    input?: unknown,
+    ...args: Parameters<OrchestrationContext['scheduleSubOrchestrationWithId']>
   ): ScheduledTask<T> {
-    return typedTask(this.scheduleSubOrchestrationWithId<T>(name, instanceId, input));
+    return typedTask(this.scheduleSubOrchestrationWithId<T>(...args));
   }
 
   allTyped<const Tasks extends readonly ScheduledTask[]>(

@@ -52,14 +52,17 @@ export function readBatch(
         break;
     }
   }
-  if (startItem?.type === 'ContinueAsNew') {
-    const carried: WorkItem[] = startItem.carryForwardEvents.map(([name, data]) => ({
-      type: 'QueueMessage',
-      instance,
-      name,
-      data,
-    }));
-    completions = [...carried, ...completions];
+  if (startItem) {
+    const continued = startItem.type === 'ContinueAsNew';
+    if (startItem.type === 'ContinueAsNew') {
+      const carried: WorkItem[] = startItem.carryForwardEvents.map(([name, data]) => ({
+        type: 'QueueMessage',
+        instance,
+        name,
+        data,
+      }));
+      completions = [...carried, ...completions];
+    }
     return {
       startItem,
       completions,
@@ -69,20 +72,7 @@ export function readBatch(
       parentInstance: startItem.parentInstance ?? null,
       parentId: startItem.parentId ?? null,
       parentExecutionId: startItem.parentExecutionId ?? null,
-      isContinueAsNew: true,
-    };
-  }
-  if (startItem) {
-    return {
-      startItem,
-      completions,
-      orchestrationName: startItem.orchestration,
-      input: startItem.input,
-      version: startItem.version,
-      parentInstance: startItem.parentInstance,
-      parentId: startItem.parentId,
-      parentExecutionId: startItem.parentExecutionId ?? null,
-      isContinueAsNew: false,
+      isContinueAsNew: continued,
     };
   }
   return {
