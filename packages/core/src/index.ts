@@ -100,9 +100,12 @@ export {
   OrchestrationContext,
   type ActivityOptions,
   type JoinResults,
-  type OrchestrationInfo,
   type RaceResults,
 } from './runtime/replay/orchestration-context.js';
+export {
+  OrchestrationState,
+  type OrchestrationInfo,
+} from './runtime/replay/orchestration-state.js';
 export type { OrchestrationFunction } from './runtime/replay/replay-engine.js';
 export type {
   ActivityTask,

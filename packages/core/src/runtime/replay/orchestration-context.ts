@@ -1,8 +1,6 @@
-import type { Logger } from '../logger.js';
-import type { ReplayState } from './replay-state.js';
+import { OrchestrationState } from './orchestration-state.js';
 import type {
   ActivityTask,
-  ActivityTaskBody,
   JoinResult,
   OutputOf,
   RaceResult,
@@ -10,20 +8,18 @@ import type {
   ScheduledTask,
 } from './scheduled-task.js';
 import { scheduledTask, typedTask } from './scheduled-task.js';
+import {
+  activityTask,
+  encodePayload,
+  requireDuration,
+  requireString,
+  validRetry,
+} from './task-arguments.js';
 
 /** Options of `scheduleActivity`. */
 export interface ActivityOptions {
   /** Routes the activity to the worker that owns this session (session affinity). */
   readonly sessionId?: string;
-}
-
-/** What an orchestration knows about itself. */
-export interface OrchestrationInfo {
-  readonly instanceId: string;
-  /** 1 for the first execution, one more after each continue-as-new. */
-  readonly executionId: number;
-  readonly orchestrationName: string;
-  readonly orchestrationVersion: string;
 }
 
 /** The `all` result for a tuple of tasks. */
@@ -37,53 +33,6 @@ export type RaceResults<Tasks extends readonly ScheduledTask[]> = {
     readonly index: K extends `${infer N extends number}` ? N : number;
   };
 }[keyof Tasks & `${number}`];
-
-/**
- * Encodes a task input the way duroxide-node does: JSON text, with `undefined` as `null`.
- * @throws {TypeError} when the value cannot be written as JSON (a `BigInt`, a cycle).
- */
-export function encodePayload(value: unknown): string {
-  const text = JSON.stringify(value === undefined ? null : value) as string | undefined;
-  if (text === undefined) throw new TypeError(`cannot encode ${typeof value} as JSON`);
-  return text;
-}
-
-function requireString(what: string, value: unknown): string {
-  if (typeof value !== 'string') {
-    throw new TypeError(`${what} must be a string, got ${value === null ? 'null' : typeof value}`);
-  }
-  return value;
-}
-
-function requireDuration(what: string, value: unknown): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-    throw new TypeError(
-      `${what} must be a finite number of milliseconds >= 0, got ${String(value)}`,
-    );
-  }
-  return value;
-}
-
-function activityTask<T>(body: ActivityTaskBody): ActivityTask<T> {
-  const task = scheduledTask<T>({ ...body });
-  // Like duroxide-node, `withTag` is not part of the descriptor's JSON.
-  return Object.defineProperty(task, 'withTag', {
-    value: (tag: string) => activityTask<T>({ ...body, tag: requireString('tag', tag) }),
-    enumerable: false,
-  }) as ActivityTask<T>;
-}
-
-function validRetry(retry: RetryPolicy): RetryPolicy {
-  if (!Number.isInteger(retry.maxAttempts) || retry.maxAttempts < 1) {
-    throw new TypeError(
-      `retry.maxAttempts must be an integer >= 1, got ${String(retry.maxAttempts)}`,
-    );
-  }
-  if (retry.timeoutMs !== undefined) requireDuration('retry.timeoutMs', retry.timeoutMs);
-  if (retry.totalTimeoutMs !== undefined)
-    requireDuration('retry.totalTimeoutMs', retry.totalTimeoutMs);
-  return retry;
-}
 
 /**
  * What an orchestration body receives, with duroxide-node's surface. Methods returning a task
@@ -100,25 +49,7 @@ function validRetry(retry: RetryPolicy): RetryPolicy {
  * });
  * ```
  */
-export class OrchestrationContext implements OrchestrationInfo {
-  readonly instanceId: string;
-  readonly executionId: number;
-  readonly orchestrationName: string;
-  readonly orchestrationVersion: string;
-
-  /** @internal */
-  constructor(
-    info: OrchestrationInfo,
-    private readonly state: ReplayState,
-    private readonly logger: Logger,
-    private readonly nowMs: () => number,
-  ) {
-    this.instanceId = info.instanceId;
-    this.executionId = info.executionId;
-    this.orchestrationName = info.orchestrationName;
-    this.orchestrationVersion = info.orchestrationVersion;
-  }
-
+export class OrchestrationContext extends OrchestrationState {
   // ----- Activities -----
 
   /** An activity call; its input is sent as JSON. */
@@ -419,115 +350,5 @@ export class OrchestrationContext implements OrchestrationInfo {
 
   continueAsNewTyped(input?: unknown): ScheduledTask<never> {
     return this.continueAsNew(input);
-  }
-
-  // ----- Custom status (recorded as CustomStatusUpdated) -----
-
-  /** Sets the custom status clients see (`waitForStatusChange`, `getStatus`). */
-  setCustomStatus(status: string): void {
-    const value = requireString('custom status', status);
-    this.state.customStatus = value;
-    this.state.emit({ type: 'UpdateCustomStatus', status: value });
-  }
-
-  /** Clears the custom status. */
-  resetCustomStatus(): void {
-    this.state.customStatus = null;
-    this.state.emit({ type: 'UpdateCustomStatus', status: null });
-  }
-
-  /** The custom status as set so far, including one carried over by continue-as-new. */
-  getCustomStatus(): string | null {
-    return this.state.customStatus;
-  }
-
-  // ----- Key-value store (recorded as KeyValueSet / KeyValueCleared / KeyValuesCleared) -----
-
-  /** Sets a key of this instance's key-value store. */
-  setValue(key: string, value: string): void {
-    const k = requireString('key', key);
-    const v = requireString('value', value);
-    const now = this.nowMs();
-    this.state.kvValues.set(k, v);
-    this.state.kvUpdatedAt.set(k, now);
-    this.state.emit({ type: 'SetKeyValue', key: k, value: v, lastUpdatedAtMs: now });
-  }
-
-  /** A key's value, or `null`. */
-  getValue(key: string): string | null {
-    return this.state.kvValues.get(key) ?? null;
-  }
-
-  /** Removes a key. */
-  clearValue(key: string): void {
-    const k = requireString('key', key);
-    this.state.kvValues.delete(k);
-    this.state.kvUpdatedAt.delete(k);
-    this.state.emit({ type: 'ClearKeyValue', key: k });
-  }
-
-  /** Removes every key. */
-  clearAllValues(): void {
-    this.state.kvValues.clear();
-    this.state.kvUpdatedAt.clear();
-    this.state.emit({ type: 'ClearKeyValues' });
-  }
-
-  /** Every key and value, keys in sorted order. */
-  getKvAllValues(): Record<string, string> {
-    const all: Record<string, string> = {};
-    for (const key of this.getKvAllKeys()) all[key] = this.state.kvValues.get(key) ?? '';
-    return all;
-  }
-
-  /** Every key, sorted. */
-  getKvAllKeys(): string[] {
-    return [...this.state.kvValues.keys()].sort();
-  }
-
-  getKvLength(): number {
-    return this.state.kvValues.size;
-  }
-
-  /**
-   * Clears the keys last updated before `cutoffMs` (epoch milliseconds) in an earlier turn;
-   * keys written in this turn are kept. Returns how many keys were cleared.
-   */
-  pruneKvValuesUpdatedBefore(cutoffMs: number): number {
-    const keys = [...this.state.kvUpdatedAt]
-      .filter(([key, updatedAt]) => updatedAt < cutoffMs && this.state.kvValues.has(key))
-      .map(([key]) => key)
-      .sort();
-    for (const key of keys) this.clearValue(key);
-    return keys.length;
-  }
-
-  // ----- Traces (suppressed while replaying) -----
-
-  traceInfo(message: string): void {
-    this.trace('info', message);
-  }
-
-  traceWarn(message: string): void {
-    this.trace('warn', message);
-  }
-
-  traceError(message: string): void {
-    this.trace('error', message);
-  }
-
-  traceDebug(message: string): void {
-    this.trace('debug', message);
-  }
-
-  private trace(level: 'info' | 'warn' | 'error' | 'debug', message: string): void {
-    if (this.state.isReplaying) return;
-    this.logger[level](message, {
-      target: 'duroxide::orchestration',
-      instanceId: this.instanceId,
-      executionId: this.executionId,
-      orchestrationName: this.orchestrationName,
-      orchestrationVersion: this.orchestrationVersion,
-    });
   }
 }

@@ -1,15 +1,14 @@
 import type { ErrorDetails } from '../../model/error-details.js';
-import { errorDisplayMessage } from '../../model/error-details.js';
 import type { Event, EventKind } from '../../model/event.js';
 import { compareSemver, parseSemver } from '../../model/semver.js';
 import type { WorkItem } from '../../model/work-item.js';
 import type { KvEntry } from '../../provider/orchestration-item.js';
 import type { Logger } from '../logger.js';
 import { newEvent } from '../runtime-version.js';
-import { actionMatchesEvent, actionToEventKind, bindActionToEvent, type Action } from './action.js';
+import { actionToEventKind, bindActionToEvent, type Action } from './action.js';
 import { intakeCompletions, nondeterminism } from './completion-intake.js';
-import { describeAction, describeEventKind } from './debug-text.js';
 import { reconcileDroppedTasks } from './dropped-task-reconciler.js';
+import { HistoryMatcher, TurnAbort, abortTurn } from './history-matcher.js';
 import {
   GeneratorNode,
   OrchestrationPanic,
@@ -49,7 +48,6 @@ export interface ReplayEngineInput {
 /** Executions stamped with this version or later replay races with the 0.1.31 rules. */
 const RACE_CANCELLATION_FIX_SINCE = parseSemver('0.1.31');
 const MAX_QUIESCENCE_ITERATIONS = 100;
-type OpenKind = 'activity' | 'timer' | 'external' | 'queue' | 'subOrchestration';
 
 function policyOf(stamp: string): RaceCancellationPolicy {
   try {
@@ -74,13 +72,6 @@ function panicked(message: string): TurnResult {
   };
 }
 
-/** Unwinds a turn that ended early (nondeterminism, a panic) to `execute`. */
-class TurnAbort extends Error {
-  constructor(readonly result: TurnResult) {
-    super(result.type);
-  }
-}
-
 /**
  * Replays one execution and runs one turn of it, as duroxide's `ReplayEngine`: stage 1 turns
  * the batch into events; stage 2 runs the orchestration from the start, matching every decision
@@ -96,8 +87,7 @@ export class ReplayEngine {
   private nextEventId: number;
   private abortError: ErrorDetails | null = null;
   private readonly state = new ReplayState();
-  private emitted: Array<[number, Action]> = [];
-  private readonly open = new Map<number, OpenKind>();
+  private readonly matcher = new HistoryMatcher(this.state);
   private root: GeneratorNode | undefined;
 
   constructor(private readonly input: ReplayEngineInput) {
@@ -183,7 +173,7 @@ export class ReplayEngine {
         mustPoll = false;
       }
       const event = history[index];
-      if (event && this.apply(event)) mustPoll = true;
+      if (event && this.matcher.apply(event)) mustPoll = true;
     }
     state.isReplaying = false;
     if (mustPoll && !output) output = this.poll();
@@ -207,181 +197,13 @@ export class ReplayEngine {
         panicked(error instanceof OrchestrationPanic ? error.message : String(error)),
       );
     }
-    this.emitted.push(...this.state.drainEmitted());
+    this.matcher.addEmitted(this.state.drainEmitted());
     return outcome;
-  }
-
-  /** Applies one history event; returns whether the orchestration must be polled again. */
-  private apply(event: Event): boolean {
-    const { state } = this;
-    const kind = event.kind;
-    const source = event.sourceEventId;
-    switch (kind.type) {
-      case 'CustomStatusUpdated':
-        this.consumeMetadataAction(kind, 'custom status mismatch');
-        return false;
-      case 'KeyValueSet':
-        this.consumeMetadataAction(kind, 'kv set mismatch');
-        return false;
-      case 'KeyValuesCleared':
-        this.consumeMetadataAction(kind, 'kv clear_all mismatch');
-        return false;
-      case 'KeyValueCleared': {
-        // Older runtimes recorded a prune's clears in hash order; clears of different keys
-        // commute, so this one may match anywhere in the leading run of clears.
-        let index = 0;
-        while (index < this.emitted.length && this.emitted[index]?.[1].type === 'ClearKeyValue') {
-          const action = this.emitted[index]?.[1];
-          if (action?.type === 'ClearKeyValue' && action.key === kind.key) {
-            this.emitted.splice(index, 1);
-            return false;
-          }
-          index += 1;
-        }
-        this.consumeMetadataAction(kind, 'kv clear mismatch');
-        return false;
-      }
-      case 'ActivityScheduled':
-        this.matchSchedule(event, 'activity');
-        return false;
-      case 'TimerCreated':
-        this.matchSchedule(event, 'timer');
-        return false;
-      case 'ExternalSubscribed':
-        this.matchSchedule(event, 'external');
-        state.bindExternalSubscription(event.eventId, kind.name);
-        return false;
-      case 'QueueSubscribed':
-        this.matchSchedule(event, 'queue');
-        state.bindQueueSubscription(event.eventId, kind.name);
-        return true;
-      case 'SubOrchestrationScheduled':
-        state.bindSubOrchestrationInstance(
-          this.matchSchedule(event, 'subOrchestration'),
-          kind.instance,
-        );
-        return false;
-      case 'OrchestrationChained': {
-        const [token, action] = this.popAction(
-          'history OrchestrationChained but no emitted action',
-        );
-        this.requireMatch(action, event);
-        state.bindToken(token, event.eventId);
-        return false;
-      }
-      case 'ActivityCompleted':
-      case 'ActivityFailed':
-      case 'TimerFired':
-      case 'SubOrchestrationCompleted':
-      case 'SubOrchestrationFailed':
-        if (source === null) return false;
-        this.complete(source, kind);
-        return true;
-      case 'ExternalSubscribedCancelled':
-        if (source !== null) state.markExternalSubscriptionCancelled(source);
-        return false;
-      case 'QueueSubscriptionCancelled':
-        if (source !== null) state.markQueueSubscriptionCancelled(source);
-        return false;
-      case 'ExternalEvent':
-        if (!state.hasPendingSubscriptionSlot(kind.name)) return false;
-        state.deliverExternalEvent(kind.name, kind.data);
-        return true;
-      case 'QueueEventDelivered':
-        state.deliverQueueMessage(kind.name, kind.data);
-        return true;
-      case 'OrchestrationStarted':
-      case 'ActivityCancelRequested':
-      case 'SubOrchestrationCancelRequested':
-      case 'OrchestrationCancelRequested':
-      case 'OrchestrationCompleted':
-      case 'OrchestrationFailed':
-      case 'OrchestrationContinuedAsNew':
-        return false;
-    }
-  }
-
-  private complete(source: number, kind: EventKind): void {
-    if (!this.open.has(source)) this.abort(nondeterminism('completion without open schedule'));
-    const { state } = this;
-    switch (kind.type) {
-      case 'ActivityCompleted':
-        if (this.open.get(source) !== 'activity') {
-          this.abort(nondeterminism('completion kind mismatch: expected activity'));
-        }
-        state.deliverResult(source, { kind: 'activity', ok: true, value: kind.result });
-        break;
-      case 'ActivityFailed':
-        state.deliverResult(source, {
-          kind: 'activity',
-          ok: false,
-          value: errorDisplayMessage(kind.details),
-        });
-        break;
-      case 'TimerFired':
-        state.deliverResult(source, { kind: 'timer' });
-        break;
-      case 'SubOrchestrationCompleted':
-        state.deliverResult(source, { kind: 'subOrchestration', ok: true, value: kind.result });
-        break;
-      case 'SubOrchestrationFailed':
-        state.deliverResult(source, {
-          kind: 'subOrchestration',
-          ok: false,
-          value: errorDisplayMessage(kind.details),
-        });
-        break;
-      default:
-        return;
-    }
-    this.open.delete(source);
-  }
-
-  private popAction(missing: string): [number, Action] {
-    const next = this.emitted.shift();
-    if (!next) this.abort(nondeterminism(missing));
-    return next;
-  }
-
-  private requireMatch(action: Action, event: Event): void {
-    if (!actionMatchesEvent(action, event.kind)) {
-      this.abort(
-        nondeterminism(
-          `schedule mismatch: action=${describeAction(action)} vs event=${describeEventKind(event.kind)}`,
-        ),
-      );
-    }
-  }
-
-  private matchSchedule(event: Event, kind: OpenKind): number {
-    const [token, action] = this.popAction('history schedule but no emitted action');
-    this.requireMatch(action, event);
-    this.state.bindToken(token, event.eventId);
-    this.open.set(event.eventId, kind);
-    return token;
-  }
-
-  /** Custom status and KV events match the next action when there is one (it may be absent). */
-  private consumeMetadataAction(kind: EventKind, label: string): void {
-    const next = this.emitted.shift();
-    if (next && !actionMatchesEvent(next[1], kind)) {
-      this.abort(
-        nondeterminism(
-          `${label}: action=${describeAction(next[1])} vs event=${describeEventKind(kind)}`,
-        ),
-      );
-    }
-  }
-
-  private abort(details: ErrorDetails): never {
-    throw new TurnAbort({ type: 'Failed', details });
   }
 
   /** Records the decisions beyond history as new events with the next ids. */
   private convertEmitted(): void {
-    const actions = this.emitted;
-    this.emitted = [];
-    for (const [token, action] of actions) {
+    for (const [token, action] of this.matcher.takeUnmatched()) {
       const eventId = this.nextEventId;
       this.nextEventId += 1;
       this.state.bindToken(token, eventId);
@@ -411,7 +233,7 @@ export class ReplayEngine {
       if (this.pendingActions.length === before) break;
     }
     if (iterations >= MAX_QUIESCENCE_ITERATIONS) {
-      this.abort({
+      abortTurn({
         type: 'Infrastructure',
         operation: 'quiescence_loop',
         message: `quiescence loop exceeded ${MAX_QUIESCENCE_ITERATIONS} iterations — orchestration is emitting unbounded persistent event subscriptions`,
