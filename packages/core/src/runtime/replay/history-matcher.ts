@@ -29,7 +29,10 @@ export function abortTurn(details: ErrorDetails): never {
  * @internal
  */
 export class HistoryMatcher {
+  // A queue read from `head`: shifting an array per matched event would make a long replay
+  // quadratic.
   private emitted: Array<[number, Action]> = [];
+  private head = 0;
   private readonly open = new Map<number, OpenKind>();
 
   constructor(private readonly state: ReplayState) {}
@@ -41,8 +44,9 @@ export class HistoryMatcher {
 
   /** Takes the emitted actions no history event matched: the turn's new decisions. */
   takeUnmatched(): Array<[number, Action]> {
-    const unmatched = this.emitted;
+    const unmatched = this.emitted.slice(this.head);
     this.emitted = [];
+    this.head = 0;
     return unmatched;
   }
 
@@ -64,7 +68,7 @@ export class HistoryMatcher {
       case 'KeyValueCleared': {
         // Older runtimes recorded a prune's clears in hash order; clears of different keys
         // commute, so this one may match anywhere in the leading run of clears.
-        let index = 0;
+        let index = this.head;
         while (index < this.emitted.length && this.emitted[index]?.[1].type === 'ClearKeyValue') {
           const action = this.emitted[index]?.[1];
           if (action?.type === 'ClearKeyValue' && action.key === kind.key) {
@@ -173,7 +177,7 @@ export class HistoryMatcher {
   }
 
   private popAction(missing: string): [number, Action] {
-    const next = this.emitted.shift();
+    const next = this.shift();
     if (!next) abortTurn(nondeterminism(missing));
     return next;
   }
@@ -198,7 +202,7 @@ export class HistoryMatcher {
 
   /** Custom status and KV events match the next action when there is one (it may be absent). */
   private consumeMetadataAction(kind: EventKind, label: string): void {
-    const next = this.emitted.shift();
+    const next = this.shift();
     if (next && !actionMatchesEvent(next[1], kind)) {
       abortTurn(
         nondeterminism(
@@ -206,5 +210,11 @@ export class HistoryMatcher {
         ),
       );
     }
+  }
+
+  private shift(): [number, Action] | undefined {
+    const next = this.emitted[this.head];
+    if (next) this.head += 1;
+    return next;
   }
 }
