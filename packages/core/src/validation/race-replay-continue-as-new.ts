@@ -4,7 +4,14 @@ import type { Event } from '../model/event.js';
 import type { WorkItem } from '../model/work-item.js';
 import type { OrchestrationContext } from '../runtime/replay/orchestration-context.js';
 import { eventWithId, fetchOrchestration, sleep, startItem } from './fixtures.js';
-import { runtimeWith, seed, seedContinuedAsNew, started, type Gen } from './race-replay-seeding.js';
+import {
+  runtimeWith,
+  seed,
+  seedContinuedAsNew,
+  started,
+  successorStart,
+  type Gen,
+} from './race-replay-seeding.js';
 import type { ValidationRun } from './validation-group.js';
 
 /** The race_replay validations about starts and continue-as-new successors. @internal */
@@ -203,14 +210,7 @@ export const continueAsNewValidations = {
             version: null,
             ...(collision ? { parentInstance: parent, parentId: 2, parentExecutionId: 1 } : {}),
           },
-          {
-            type: 'ContinueAsNew',
-            instance,
-            orchestration: 'Transition',
-            input: '"next"',
-            version: '1.0.0',
-            carryForwardEvents: [['q', '"carried"']],
-          },
+          successorStart(instance, 'Transition', [['q', '"carried"']]),
           { type: 'QueueMessage', instance, name: 'q', data: '"late"' },
         ],
         { status: 'ContinuedAsNew' },

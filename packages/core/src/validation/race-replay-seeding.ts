@@ -53,6 +53,22 @@ export function started(instance: string, name: string, input: string): Event {
   });
 }
 
+/** The `ContinueAsNew` start of execution 2 (input `"next"`, version 1.0.0). @internal */
+export function successorStart(
+  instance: string,
+  name: string,
+  carried: Array<[string, string]>,
+): WorkItem {
+  return {
+    type: 'ContinueAsNew',
+    instance,
+    orchestration: name,
+    input: '"next"',
+    version: '1.0.0',
+    carryForwardEvents: carried,
+  };
+}
+
 /** A predecessor that continued-as-new, with its successor's start queued in the same ack. */
 /** @internal */
 export async function seedContinuedAsNew(
@@ -68,16 +84,7 @@ export async function seedContinuedAsNew(
       started(instance, name, '"old"'),
       eventWithId(2, instance, 1, null, { type: 'OrchestrationContinuedAsNew', input: '"next"' }),
     ],
-    [
-      {
-        type: 'ContinueAsNew',
-        instance,
-        orchestration: name,
-        input: '"next"',
-        version: '1.0.0',
-        carryForwardEvents: carried,
-      },
-    ],
+    [successorStart(instance, name, carried)],
     { status: 'ContinuedAsNew' },
   );
 }

@@ -5,7 +5,13 @@ import { parseSemver } from '../model/semver.js';
 import type { OrchestrationContext } from '../runtime/replay/orchestration-context.js';
 import { DUROXIDE_VERSION } from '../runtime/runtime-version.js';
 import { eventWithId, expectPresent, fetchOrchestration } from './fixtures.js';
-import { runtimeWith, started, waitUntil, type Gen } from './race-replay-seeding.js';
+import {
+  runtimeWith,
+  started,
+  successorStart,
+  waitUntil,
+  type Gen,
+} from './race-replay-seeding.js';
 import type { ValidationRun } from './validation-group.js';
 
 const SHAPES = [
@@ -125,14 +131,7 @@ export function transitionDelivery(stamp: string): ValidationRun {
         [],
       );
       await provider.enqueueForOrchestrator(
-        {
-          type: 'ContinueAsNew',
-          instance,
-          orchestration: 'Transition',
-          input: '"next"',
-          version: '1.0.0',
-          carryForwardEvents: [['q', '"carried"']],
-        },
+        successorStart(instance, 'Transition', [['q', '"carried"']]),
         2_000,
       );
       const runtime = await runtimeWith(
