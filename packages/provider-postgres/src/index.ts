@@ -16,6 +16,8 @@
  *
  * @packageDocumentation
  */
+export { PostgresProvider } from './postgres-provider.js';
+export type { PostgresProviderOptions } from './postgres-provider-options.js';
 export { InvalidSchemaNameError, validateSchemaName } from './schema-name.js';
 export { wakeupChannel, type WakeupQueue } from './wakeup-channel.js';
 export {
