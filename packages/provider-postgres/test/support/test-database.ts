@@ -17,6 +17,8 @@ export interface TestDatabase {
   newSchemaName(label: string): string;
   /** A provider on a new, migrated schema; closed and dropped when the file ends. */
   newProvider(options?: PostgresProviderOptions, label?: string): Promise<PostgresProvider>;
+  /** Another provider on the schema of `provider` (not migrating it); closed when the file ends. */
+  attach(provider: PostgresProvider, options?: PostgresProviderOptions): Promise<PostgresProvider>;
   /** Closes a provider from {@link newProvider} and drops its schema now. */
   dropProvider(provider: PostgresProvider): Promise<void>;
 }
@@ -29,6 +31,7 @@ export function useTestDatabase(): TestDatabase {
   const url = inject('duroDatabaseUrl');
   const pool = new pg.Pool({ connectionString: url, max: 4 });
   const providers = new Set<PostgresProvider>();
+  const attached = new Set<PostgresProvider>();
 
   const query = async <Row extends pg.QueryResultRow>(text: string, values: unknown[] = []) =>
     (await pool.query<Row>(text, values)).rows;
@@ -40,6 +43,7 @@ export function useTestDatabase(): TestDatabase {
   };
 
   afterAll(async () => {
+    for (const provider of attached) await provider.close();
     for (const provider of [...providers]) await dropProvider(provider);
     await pool.end();
   });
@@ -58,6 +62,15 @@ export function useTestDatabase(): TestDatabase {
       });
       providers.add(provider);
       return provider;
+    },
+    async attach(provider, options = {}) {
+      const other = await PostgresProvider.connectWithSchema(url, provider.schema, {
+        poolSize: 4,
+        migrate: false,
+        ...options,
+      });
+      attached.add(other);
+      return other;
     },
     dropProvider,
   };
