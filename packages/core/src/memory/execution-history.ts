@@ -7,7 +7,7 @@ import {
   decodeHistory,
   encodeHistoryRow,
 } from './history-rows.js';
-import type { MemoryStore } from './memory-store.js';
+import { type MemoryStore, entryOf } from './memory-store.js';
 
 // The `history` table: append-only rows per (instance, execution, event id). Event ids come from
 // the runtime; the store only refuses ids that are missing or already taken.
@@ -67,16 +67,8 @@ export function appendHistoryRows(
   executionId: number,
   rows: readonly HistoryRow[],
 ): void {
-  let byExecution = store.history.get(instance);
-  if (byExecution === undefined) {
-    byExecution = new Map();
-    store.history.set(instance, byExecution);
-  }
-  let stored = byExecution.get(executionId);
-  if (stored === undefined) {
-    stored = new Map();
-    byExecution.set(executionId, stored);
-  }
+  const byExecution = entryOf(store.history, instance, () => new Map());
+  const stored = entryOf(byExecution, executionId, () => new Map());
   for (const row of rows) stored.set(row.eventId, row);
 }
 

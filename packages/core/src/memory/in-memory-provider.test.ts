@@ -160,7 +160,7 @@ describe('bad input', () => {
       { orchestrationName: 'TestOrch', orchestrationVersion: '1.0.0' },
       [],
     );
-    await expect(ack).rejects.toThrow(/must not be ActivityExecute/);
+    await expect(ack).rejects.toThrow(/belongs to the worker queue, not the orchestrator queue/);
 
     expect(await provider.read('atomic')).toEqual([]);
     expect(await provider.listInstances()).toEqual([]);

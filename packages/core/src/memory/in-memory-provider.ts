@@ -25,7 +25,6 @@ import type {
 } from '../provider/orchestration-item.js';
 import type { CustomStatus, Provider } from '../provider/provider.js';
 import type { ProviderAdmin } from '../provider/provider-admin.js';
-import { ProviderError } from '../provider/provider-error.js';
 import type { SystemStats } from '../provider/system-stats.js';
 import { delayOrZeroMs, requireDurationMs } from './duration-arguments.js';
 import {
@@ -43,10 +42,13 @@ import {
   treeOf,
 } from './instance-deletion.js';
 import {
+  customStatusAfter,
+  executionIds,
   executionInfo,
   instanceInfo,
   instanceStats,
   instancesNewestFirst,
+  parentOf,
   queueDepths,
   systemMetrics,
 } from './instance-management.js';
@@ -93,11 +95,13 @@ export interface InMemoryProviderOptions {
  *
  * State lives as long as the object; nothing is persisted.
  *
- * @example
+ * @example A test that moves time instead of waiting for an hour-long timer:
  * ```ts
- * const provider = new InMemoryProvider();
- * await provider.enqueueForOrchestrator(startItem, null);
- * const fetched = await provider.fetchOrchestrationItem(5_000, 1_000, null);
+ * let nowMs = Date.now();
+ * const provider = new InMemoryProvider({ nowMs: () => nowMs });
+ * // ... run an orchestration that sleeps for an hour, then:
+ * nowMs += 3_600_000;
+ * provider.notifyClockAdvanced();
  * ```
  */
 export class InMemoryProvider implements Provider, ProviderAdmin {
@@ -297,9 +301,7 @@ export class InMemoryProvider implements Provider, ProviderAdmin {
   // ----- Reads for clients -----
 
   async getCustomStatus(instance: string, lastSeenVersion: number): Promise<CustomStatus | null> {
-    const row = this.store.instances.get(instance);
-    if (row === undefined || row.customStatusVersion <= lastSeenVersion) return null;
-    return { customStatus: row.customStatus, version: row.customStatusVersion };
+    return customStatusAfter(this.store, instance, lastSeenVersion);
   }
 
   async getKvValue(instance: string, key: string): Promise<string | null> {
@@ -326,13 +328,11 @@ export class InMemoryProvider implements Provider, ProviderAdmin {
   }
 
   async listInstancesByStatus(status: string): Promise<string[]> {
-    return instancesNewestFirst(this.store)
-      .filter((row) => this.store.currentStatus(row.instanceId) === status)
-      .map((row) => row.instanceId);
+    return instancesNewestFirst(this.store, status).map((row) => row.instanceId);
   }
 
   async listExecutions(instance: string): Promise<number[]> {
-    return [...(this.store.executions.get(instance)?.keys() ?? [])].sort((a, b) => a - b);
+    return executionIds(this.store, instance);
   }
 
   async readHistoryWithExecutionId(instance: string, executionId: number): Promise<Event[]> {
@@ -374,11 +374,7 @@ export class InMemoryProvider implements Provider, ProviderAdmin {
   }
 
   async getParentId(instanceId: string): Promise<string | null> {
-    const row = this.store.instances.get(instanceId);
-    if (row === undefined) {
-      throw ProviderError.permanent('get_parent_id', `Instance ${instanceId} not found`);
-    }
-    return row.parentInstanceId;
+    return parentOf(this.store, instanceId);
   }
 
   async getInstanceTree(instanceId: string): Promise<InstanceTree> {

@@ -4,6 +4,7 @@ import type {
   QueueDepths,
   SystemMetrics,
 } from '../provider/management.js';
+import type { CustomStatus } from '../provider/provider.js';
 import { ProviderError } from '../provider/provider-error.js';
 import type { SystemStats } from '../provider/system-stats.js';
 import { HistoryDecodeError, decodeHistoryRow, historyRowBytes } from './history-rows.js';
@@ -13,11 +14,43 @@ import type { InstanceRow, MemoryStore } from './memory-store.js';
 // The read side of `ProviderAdmin` and the client reads (status, stats), computed from the
 // store's tables the way duroxide's SQLite provider queries them.
 
-/** Instance rows, newest first. @internal */
-export function instancesNewestFirst(store: MemoryStore): InstanceRow[] {
-  return [...store.instances.values()].sort(
-    (a, b) => b.createdAtMs - a.createdAtMs || b.creationSeq - a.creationSeq,
-  );
+/**
+ * Instance rows, newest first; with `status`, only those whose current execution has it.
+ * @internal
+ */
+export function instancesNewestFirst(store: MemoryStore, status?: string): InstanceRow[] {
+  return [...store.instances.values()]
+    .filter((row) => status === undefined || store.currentStatus(row.instanceId) === status)
+    .sort((a, b) => b.createdAtMs - a.createdAtMs || b.creationSeq - a.creationSeq);
+}
+
+/** The instance's execution ids, ascending. @internal */
+export function executionIds(store: MemoryStore, instance: string): number[] {
+  return [...(store.executions.get(instance)?.keys() ?? [])].sort((a, b) => a - b);
+}
+
+/**
+ * The parent of an instance; `null` for a root.
+ * @throws {ProviderError} (permanent) "Instance … not found".
+ * @internal
+ */
+export function parentOf(store: MemoryStore, instance: string): string | null {
+  const row = store.instances.get(instance);
+  if (row === undefined) {
+    throw ProviderError.permanent('get_parent_id', `Instance ${instance} not found`);
+  }
+  return row.parentInstanceId;
+}
+
+/** The custom status when it changed after `lastSeenVersion`; `null` otherwise. @internal */
+export function customStatusAfter(
+  store: MemoryStore,
+  instance: string,
+  lastSeenVersion: number,
+): CustomStatus | null {
+  const row = store.instances.get(instance);
+  if (row === undefined || row.customStatusVersion <= lastSeenVersion) return null;
+  return { customStatus: row.customStatus, version: row.customStatusVersion };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Event } from '../model/event.js';
 import type { KvEntry } from '../provider/orchestration-item.js';
-import type { DeltaKvValue, MemoryStore } from './memory-store.js';
+import { type DeltaKvValue, type MemoryStore, entryOf } from './memory-store.js';
 
 // duroxide 0.1.26's two-table key-value model: every turn writes the running execution's
 // changes to a delta (`kv_delta`); when the execution ends they are merged into the committed
@@ -10,12 +10,7 @@ import type { DeltaKvValue, MemoryStore } from './memory-store.js';
 const textEncoder = new TextEncoder();
 
 function deltaOf(store: MemoryStore, instance: string): Map<string, DeltaKvValue> {
-  let delta = store.kvDelta.get(instance);
-  if (delta === undefined) {
-    delta = new Map();
-    store.kvDelta.set(instance, delta);
-  }
-  return delta;
+  return entryOf(store.kvDelta, instance, () => new Map());
 }
 
 /** Records the key-value events of a turn's history delta, in order. @internal */
@@ -54,11 +49,7 @@ export function recordKvEvents(
 export function commitKvDelta(store: MemoryStore, instance: string): void {
   const delta = store.kvDelta.get(instance);
   if (delta === undefined) return;
-  let committed = store.kvStore.get(instance);
-  if (committed === undefined) {
-    committed = new Map();
-    store.kvStore.set(instance, committed);
-  }
+  const committed = entryOf(store.kvStore, instance, () => new Map());
   for (const [key, { value, lastUpdatedAtMs }] of delta) {
     if (value === null) committed.delete(key);
     else committed.set(key, { value, lastUpdatedAtMs });

@@ -82,6 +82,16 @@ export interface DeltaKvValue {
   lastUpdatedAtMs: number;
 }
 
+/** The value under `key`, first storing `create()` there when there is none. @internal */
+export function entryOf<K, V>(map: Map<K, V>, key: K, create: () => NoInfer<V>): V {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = create();
+    map.set(key, value);
+  }
+  return value;
+}
+
 /** Every table of an in-memory provider, plus its clock and wake-up signals. @internal */
 export class MemoryStore {
   readonly instances = new Map<string, InstanceRow>();

@@ -6,9 +6,9 @@ import { ProviderError } from '../provider/provider-error.js';
 import { appendHistoryRows, prepareHistoryRows } from './execution-history.js';
 import type { HistoryRow } from './history-rows.js';
 import { commitKvDelta, recordKvEvents } from './kv-state.js';
-import type { InstanceLock, MemoryStore } from './memory-store.js';
-import { insertOrchestratorMessage } from './orchestrator-queue.js';
-import { insertWorkerMessage } from './worker-queue.js';
+import { type ExecutionRow, type InstanceLock, type MemoryStore, entryOf } from './memory-store.js';
+import { insertOrchestratorMessage, requireOrchestratorItem } from './orchestrator-queue.js';
+import { insertWorkerMessage, requireActivity } from './worker-queue.js';
 
 // One orchestration turn committed as a unit, in the order of duroxide's contract for
 // `ack_orchestration_item`. Everything that can fail is checked before the first write, and
@@ -36,25 +36,6 @@ function requireLiveLock(store: MemoryStore, lockToken: string, nowMs: number): 
     );
   }
   return lock;
-}
-
-function checkItemQueues(turn: OrchestrationTurn): void {
-  for (const item of turn.workerItems) {
-    if (item.type !== 'ActivityExecute') {
-      throw ProviderError.permanent(
-        OPERATION,
-        `worker item must be ActivityExecute, got ${item.type}`,
-      );
-    }
-  }
-  for (const item of turn.orchestratorItems) {
-    if (item.type === 'ActivityExecute') {
-      throw ProviderError.permanent(
-        OPERATION,
-        'orchestrator item must not be ActivityExecute (it belongs in workerItems)',
-      );
-    }
-  }
 }
 
 /** Appends rows, creates instance and execution rows, stores status and custom status. */
@@ -87,23 +68,15 @@ function writeInstanceState(
     row.orchestrationVersion = metadata.orchestrationVersion;
   }
 
-  let executions = store.executions.get(instance);
-  if (executions === undefined) {
-    executions = new Map();
-    store.executions.set(instance, executions);
-  }
-  let execution = executions.get(executionId);
-  if (execution === undefined) {
-    execution = {
-      executionId,
-      status: 'Running',
-      output: null,
-      pinnedVersion: null,
-      startedAtMs: nowMs,
-      completedAtMs: null,
-    };
-    executions.set(executionId, execution);
-  }
+  const executions = entryOf(store.executions, instance, () => new Map());
+  const execution = entryOf(executions, executionId, (): ExecutionRow => ({
+    executionId,
+    status: 'Running',
+    output: null,
+    pinnedVersion: null,
+    startedAtMs: nowMs,
+    completedAtMs: null,
+  }));
   if (metadata.pinnedDuroxideVersion !== undefined) {
     execution.pinnedVersion = { ...metadata.pinnedDuroxideVersion };
   }
@@ -130,10 +103,13 @@ function writeInstanceState(
 }
 
 /** Enqueues the turn's work: activities first, then their cancellations, then messages. */
-function writeQueues(store: MemoryStore, turn: OrchestrationTurn, nowMs: number): void {
-  for (const item of turn.workerItems) {
-    insertWorkerMessage(store, item as WorkItemOf<'ActivityExecute'>, nowMs);
-  }
+function writeQueues(
+  store: MemoryStore,
+  turn: OrchestrationTurn,
+  activities: readonly WorkItemOf<'ActivityExecute'>[],
+  nowMs: number,
+): void {
+  for (const activity of activities) insertWorkerMessage(store, activity, nowMs);
   // After the inserts, so an activity scheduled and cancelled in the same turn ends up absent.
   if (turn.cancelledActivities.length > 0) {
     const cancelled = new Set(
@@ -164,7 +140,8 @@ export function commitOrchestrationTurn(
   const nowMs = store.nowMs();
   const { instance } = requireLiveLock(store, lockToken, nowMs);
   const rows = prepareHistoryRows(store, OPERATION, instance, turn.executionId, turn.historyDelta);
-  checkItemQueues(turn);
+  const activities = turn.workerItems.map((item) => requireActivity(OPERATION, item));
+  for (const item of turn.orchestratorItems) requireOrchestratorItem(OPERATION, item);
 
   store.orchestratorQueue = store.orchestratorQueue.filter((row) => row.lockToken !== lockToken);
   writeInstanceState(store, instance, turn, rows, nowMs);
@@ -172,7 +149,7 @@ export function commitOrchestrationTurn(
   if (turn.metadata.status !== undefined && turn.metadata.status !== 'Running') {
     commitKvDelta(store, instance);
   }
-  writeQueues(store, turn, nowMs);
+  writeQueues(store, turn, activities, nowMs);
   store.instanceLocks.delete(instance);
 
   store.orchestratorWork.notify();

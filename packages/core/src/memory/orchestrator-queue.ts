@@ -17,9 +17,24 @@ import type { MemoryStore, OrchestratorMessage } from './memory-store.js';
 // message of it into the batch, then read the current execution's history.
 
 /**
+ * Checks that an item can go to the orchestrator queue.
+ * @throws {ProviderError} (permanent) for an `ActivityExecute`, which belongs to the worker queue.
+ * @internal
+ */
+export function requireOrchestratorItem(operation: string, item: WorkItem): WorkItem {
+  if (item.type === 'ActivityExecute') {
+    throw ProviderError.permanent(
+      operation,
+      `ActivityExecute for instance ${item.instance} belongs to the worker queue, not the orchestrator queue`,
+    );
+  }
+  return item;
+}
+
+/**
  * Adds a message for its instance (the parent, for sub-orchestration results), visible at
  * `visibleAtMs`. Creates no instance.
- * @throws {ProviderError} (permanent) for an `ActivityExecute`, which belongs to the worker queue.
+ * @throws {ProviderError} as {@link requireOrchestratorItem}.
  * @internal
  */
 export function insertOrchestratorMessage(
@@ -28,12 +43,7 @@ export function insertOrchestratorMessage(
   item: WorkItem,
   visibleAtMs: number,
 ): void {
-  if (item.type === 'ActivityExecute') {
-    throw ProviderError.permanent(
-      operation,
-      `ActivityExecute for instance ${item.instance} belongs to the worker queue, not the orchestrator queue`,
-    );
-  }
+  requireOrchestratorItem(operation, item);
   store.orchestratorQueue.push({
     seq: store.nextSeq(),
     instance: workItemInstance(item),

@@ -1,9 +1,10 @@
 import { expect } from 'vitest';
-import { TagFilter } from '../provider/fetch-filters.js';
 import {
   activityExecute,
   eventWithId,
   expectPresent,
+  fetchActivity,
+  fetchOrchestration,
   sleep,
   startItem,
   testOrchStarted,
@@ -17,7 +18,7 @@ export const atomicity = defineValidationGroup('atomicity', {
   atomicity_failure_rollback: async ({ newProvider }) => {
     const provider = await newProvider();
     await provider.enqueueForOrchestrator(startItem('instance-A'), null);
-    const first = expectPresent(await provider.fetchOrchestrationItem(30_000, 0, null), 'fetch');
+    const first = expectPresent(await fetchOrchestration(provider), 'fetch');
     await provider.ackOrchestrationItem(
       first.lockToken,
       1,
@@ -30,7 +31,7 @@ export const atomicity = defineValidationGroup('atomicity', {
     expect(await provider.read('instance-A')).toHaveLength(1);
 
     await provider.enqueueForOrchestrator(startItem('instance-A'), null);
-    const second = expectPresent(await provider.fetchOrchestrationItem(30_000, 0, null), 'fetch');
+    const second = expectPresent(await fetchOrchestration(provider), 'fetch');
     const duplicate = provider.ackOrchestrationItem(
       second.lockToken,
       1,
@@ -47,16 +48,13 @@ export const atomicity = defineValidationGroup('atomicity', {
       'History should remain unchanged after failed ack',
     ).toHaveLength(1);
     // The lock survives the failed ack.
-    expect(await provider.fetchOrchestrationItem(30_000, 0, null)).toBeNull();
+    expect(await fetchOrchestration(provider)).toBeNull();
   },
 
   multi_operation_atomic_ack: async ({ newProvider }) => {
     const provider = await newProvider();
     await provider.enqueueForOrchestrator(startItem('instance-A'), null);
-    const { lockToken } = expectPresent(
-      await provider.fetchOrchestrationItem(30_000, 0, null),
-      'fetch',
-    );
+    const { lockToken } = expectPresent(await fetchOrchestration(provider), 'fetch');
     const scheduled = (eventId: number, n: number) =>
       eventWithId(eventId, 'instance-A', 1, null, {
         type: 'ActivityScheduled',
@@ -87,11 +85,11 @@ export const atomicity = defineValidationGroup('atomicity', {
       'All 5 history events should be persisted',
     ).toHaveLength(5);
     for (let i = 0; i < 3; i += 1) {
-      expect(await provider.fetchWorkItem(30_000, 0, null, TagFilter.defaultOnly())).not.toBeNull();
+      expect(await fetchActivity(provider)).not.toBeNull();
     }
-    expect(await provider.fetchWorkItem(30_000, 0, null, TagFilter.defaultOnly())).toBeNull();
+    expect(await fetchActivity(provider)).toBeNull();
 
-    const { item } = expectPresent(await provider.fetchOrchestrationItem(30_000, 0, null), 'fetch');
+    const { item } = expectPresent(await fetchOrchestration(provider), 'fetch');
     expect(item.messages, 'Should have TimerFired and ExternalRaised').toHaveLength(2);
     expect(item.messages[0]?.type).toBe('TimerFired');
     expect(item.messages[1]?.type).toBe('ExternalRaised');
@@ -101,8 +99,8 @@ export const atomicity = defineValidationGroup('atomicity', {
     const provider = await newProvider();
     const lockTimeoutMs = factory.lockTimeoutMs;
     await provider.enqueueForOrchestrator(startItem('instance-A'), null);
-    expectPresent(await provider.fetchOrchestrationItem(lockTimeoutMs, 0, null), 'fetch');
-    expect(await provider.fetchOrchestrationItem(lockTimeoutMs, 0, null)).toBeNull();
+    expectPresent(await fetchOrchestration(provider, lockTimeoutMs), 'fetch');
+    expect(await fetchOrchestration(provider, lockTimeoutMs)).toBeNull();
 
     const invalid = provider.ackOrchestrationItem(
       'invalid-lock-token',
@@ -114,11 +112,11 @@ export const atomicity = defineValidationGroup('atomicity', {
       [],
     );
     await expect(invalid).rejects.toThrow();
-    expect(await provider.fetchOrchestrationItem(lockTimeoutMs, 0, null)).toBeNull();
+    expect(await fetchOrchestration(provider, lockTimeoutMs)).toBeNull();
 
     await sleep(lockTimeoutMs + 100);
     const { item } = expectPresent(
-      await provider.fetchOrchestrationItem(lockTimeoutMs, 0, null),
+      await fetchOrchestration(provider, lockTimeoutMs),
       'fetch after the lock expired',
     );
     expect(item.instance).toBe('instance-A');
@@ -127,10 +125,7 @@ export const atomicity = defineValidationGroup('atomicity', {
   concurrent_ack_prevention: async ({ newProvider }) => {
     const provider = await newProvider();
     await provider.enqueueForOrchestrator(startItem('instance-A'), null);
-    const { lockToken } = expectPresent(
-      await provider.fetchOrchestrationItem(30_000, 0, null),
-      'fetch',
-    );
+    const { lockToken } = expectPresent(await fetchOrchestration(provider), 'fetch');
     const ack = () =>
       provider.ackOrchestrationItem(
         lockToken,

@@ -5,6 +5,7 @@ import {
   eventWithId,
   expectPresent,
   expectProviderError,
+  fetchOrchestration,
   sleep,
   startItem,
   testOrchStarted,
@@ -27,7 +28,7 @@ export const errorHandling = defineValidationGroup('error_handling', {
   duplicate_event_id_rejection: async ({ newProvider }) => {
     const provider = await newProvider();
     await provider.enqueueForOrchestrator(startItem('instance-A'), null);
-    const first = expectPresent(await provider.fetchOrchestrationItem(30_000, 0, null), 'fetch');
+    const first = expectPresent(await fetchOrchestration(provider), 'fetch');
     await provider.ackOrchestrationItem(
       first.lockToken,
       1,
@@ -39,7 +40,7 @@ export const errorHandling = defineValidationGroup('error_handling', {
     );
 
     await provider.enqueueForOrchestrator(startItem('instance-A'), null);
-    const second = expectPresent(await provider.fetchOrchestrationItem(30_000, 0, null), 'fetch');
+    const second = expectPresent(await fetchOrchestration(provider), 'fetch');
     const duplicate = provider.ackOrchestrationItem(
       second.lockToken,
       1,
@@ -71,17 +72,14 @@ export const errorHandling = defineValidationGroup('error_handling', {
     const provider = await newProvider();
     // duroxide only asks that the fetch neither panics nor fails; on an empty store it must
     // also find nothing.
-    expect(await provider.fetchOrchestrationItem(30_000, 0, null)).toBeNull();
+    expect(await fetchOrchestration(provider)).toBeNull();
   },
 
   lock_expiration_during_ack: async ({ newProvider, factory }) => {
     const provider = await newProvider();
     const lockTimeoutMs = factory.lockTimeoutMs;
     await provider.enqueueForOrchestrator(startItem('instance-A'), null);
-    const { lockToken } = expectPresent(
-      await provider.fetchOrchestrationItem(lockTimeoutMs, 0, null),
-      'fetch',
-    );
+    const { lockToken } = expectPresent(await fetchOrchestration(provider, lockTimeoutMs), 'fetch');
     await sleep(lockTimeoutMs + 100);
     const expired = provider.ackOrchestrationItem(
       lockToken,

@@ -1,6 +1,8 @@
 import { expect } from 'vitest';
 import type { Event, EventKind } from '../model/event.js';
 import type { WorkItemOf } from '../model/work-item.js';
+import { TagFilter } from '../provider/fetch-filters.js';
+import type { FetchedOrchestrationItem, FetchedWorkItem } from '../provider/orchestration-item.js';
 import type { Provider } from '../provider/provider.js';
 import { ProviderError } from '../provider/provider-error.js';
 
@@ -44,6 +46,22 @@ export async function expectProviderError(
     `${what}: expected a ProviderError, got ${String(error)}`,
   ).toBe(true);
   return error as ProviderError;
+}
+
+/** A short-poll orchestration fetch without filter, as most validations make it. */
+export function fetchOrchestration(
+  provider: Provider,
+  lockTimeoutMs = 30_000,
+): Promise<FetchedOrchestrationItem | null> {
+  return provider.fetchOrchestrationItem(lockTimeoutMs, 0, null);
+}
+
+/** A short-poll activity fetch outside sessions, of untagged activities (`TagFilter::default()`). */
+export function fetchActivity(
+  provider: Provider,
+  lockTimeoutMs = 30_000,
+): Promise<FetchedWorkItem | null> {
+  return provider.fetchWorkItem(lockTimeoutMs, 0, null, TagFilter.defaultOnly());
 }
 
 /** Resolves after `ms` milliseconds of real time. */

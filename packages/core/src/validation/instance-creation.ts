@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { EventKind } from '../model/event.js';
-import { eventWithId, expectPresent, startItem } from './fixtures.js';
+import { eventWithId, expectPresent, fetchOrchestration, startItem } from './fixtures.js';
 import { defineValidationGroup } from './validation-group.js';
 
 // Port of duroxide 0.1.32 `src/provider_validation/instance_creation.rs`.
@@ -21,7 +21,7 @@ export const instanceCreation = defineValidationGroup('instance_creation', {
   instance_creation_via_metadata: async ({ newProvider }) => {
     const provider = await newProvider();
     await provider.enqueueForOrchestrator(startItem('instance-A'), null);
-    const first = expectPresent(await provider.fetchOrchestrationItem(30_000, 0, null), 'fetch');
+    const first = expectPresent(await fetchOrchestration(provider), 'fetch');
     expect(first.item.instance).toBe('instance-A');
     expect(first.item.orchestrationName).toBe('TestOrch');
     expect(first.item.executionId).toBe(1);
@@ -38,7 +38,7 @@ export const instanceCreation = defineValidationGroup('instance_creation', {
     );
 
     await provider.enqueueForOrchestrator(startItem('instance-A'), null);
-    const second = expectPresent(await provider.fetchOrchestrationItem(30_000, 0, null), 'fetch');
+    const second = expectPresent(await fetchOrchestration(provider), 'fetch');
     expect(second.item.instance).toBe('instance-A');
     expect(second.item.orchestrationName).toBe('TestOrch');
     expect(second.item.version, 'Version from metadata, not work item').toBe('2.0.0');
@@ -52,7 +52,7 @@ export const instanceCreation = defineValidationGroup('instance_creation', {
     const provider = await newProvider();
     await provider.enqueueForOrchestrator(startItem('instance-B'), null);
     const fetched = expectPresent(
-      await provider.fetchOrchestrationItem(30_000, 0, null),
+      await fetchOrchestration(provider),
       "Should be able to fetch work item even if instance doesn't exist",
     );
     expect(fetched.item.instance).toBe('instance-B');
@@ -71,7 +71,7 @@ export const instanceCreation = defineValidationGroup('instance_creation', {
   null_version_handling: async ({ newProvider }) => {
     const provider = await newProvider();
     await provider.enqueueForOrchestrator({ ...startItem('instance-C'), version: null }, null);
-    const first = expectPresent(await provider.fetchOrchestrationItem(30_000, 0, null), 'fetch');
+    const first = expectPresent(await fetchOrchestration(provider), 'fetch');
     expect(first.item.instance).toBe('instance-C');
 
     await provider.ackOrchestrationItem(
@@ -85,7 +85,7 @@ export const instanceCreation = defineValidationGroup('instance_creation', {
     );
 
     await provider.enqueueForOrchestrator(startItem('instance-C'), null);
-    const second = expectPresent(await provider.fetchOrchestrationItem(30_000, 0, null), 'fetch');
+    const second = expectPresent(await fetchOrchestration(provider), 'fetch');
     expect(second.item.version, 'Version from metadata').toBe('3.0.0');
 
     await provider.ackOrchestrationItem(second.lockToken, 1, [], [], [], {}, []);
@@ -95,7 +95,7 @@ export const instanceCreation = defineValidationGroup('instance_creation', {
     const provider = await newProvider();
     const child = 'parent-instance::child-instance';
     await provider.enqueueForOrchestrator(startItem('parent-instance'), null);
-    const parent = expectPresent(await provider.fetchOrchestrationItem(30_000, 0, null), 'fetch');
+    const parent = expectPresent(await fetchOrchestration(provider), 'fetch');
     await provider.ackOrchestrationItem(
       parent.lockToken,
       1,
@@ -117,7 +117,7 @@ export const instanceCreation = defineValidationGroup('instance_creation', {
       [],
     );
 
-    const first = expectPresent(await provider.fetchOrchestrationItem(30_000, 0, null), 'fetch');
+    const first = expectPresent(await fetchOrchestration(provider), 'fetch');
     expect(first.item.instance).toBe(child);
     expect(first.item.orchestrationName).toBe('ChildOrch');
     await provider.ackOrchestrationItem(
@@ -143,7 +143,7 @@ export const instanceCreation = defineValidationGroup('instance_creation', {
       },
       null,
     );
-    const second = expectPresent(await provider.fetchOrchestrationItem(30_000, 0, null), 'fetch');
+    const second = expectPresent(await fetchOrchestration(provider), 'fetch');
     expect(second.item.instance).toBe(child);
     expect(second.item.version, 'Version from metadata').toBe('1.5.0');
 

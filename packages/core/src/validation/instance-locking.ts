@@ -1,9 +1,15 @@
 import { expect } from 'vitest';
 import type { WorkItem } from '../model/work-item.js';
 import type { FetchedOrchestrationItem } from '../provider/orchestration-item.js';
-import type { Provider } from '../provider/provider.js';
 import { ProviderError } from '../provider/provider-error.js';
-import { activityCompleted, createInstance, expectPresent, sleep, startItem } from './fixtures.js';
+import {
+  activityCompleted,
+  createInstance,
+  expectPresent,
+  fetchOrchestration,
+  sleep,
+  startItem,
+} from './fixtures.js';
 import { defineValidationGroup } from './validation-group.js';
 
 // Port of duroxide 0.1.32 `src/provider_validation/instance_locking.rs`. Rust's spawned tasks
@@ -13,21 +19,20 @@ function completedIds(messages: readonly WorkItem[]): number[] {
   return messages.flatMap((message) => (message.type === 'ActivityCompleted' ? [message.id] : []));
 }
 
-function fetchWithin(provider: Provider, lockTimeoutMs: number) {
-  return provider.fetchOrchestrationItem(lockTimeoutMs, 0, null);
-}
-
 /** One instance is processed by one dispatcher at a time, and a lock covers only its batch. */
 export const instanceLocking = defineValidationGroup('instance_locking', {
   exclusive_instance_lock: async ({ newProvider, factory }) => {
     const provider = await newProvider();
     const lockTimeoutMs = factory.lockTimeoutMs;
     await provider.enqueueForOrchestrator(startItem('instance-A'), null);
-    const first = expectPresent(await fetchWithin(provider, lockTimeoutMs), 'fetch');
-    expect(await fetchWithin(provider, lockTimeoutMs)).toBeNull();
+    const first = expectPresent(await fetchOrchestration(provider, lockTimeoutMs), 'fetch');
+    expect(await fetchOrchestration(provider, lockTimeoutMs)).toBeNull();
 
     await sleep(lockTimeoutMs + 100);
-    const second = expectPresent(await fetchWithin(provider, lockTimeoutMs), 'fetch after expiry');
+    const second = expectPresent(
+      await fetchOrchestration(provider, lockTimeoutMs),
+      'fetch after expiry',
+    );
     expect(second.lockToken).not.toBe(first.lockToken);
   },
 
@@ -38,7 +43,7 @@ export const instanceLocking = defineValidationGroup('instance_locking', {
     }
     const tokens: string[] = [];
     for (let i = 0; i < 5; i += 1) {
-      tokens.push(expectPresent(await fetchWithin(provider, 30_000), 'fetch').lockToken);
+      tokens.push(expectPresent(await fetchOrchestration(provider, 30_000), 'fetch').lockToken);
     }
     expect(new Set(tokens).size, 'All lock tokens should be unique').toBe(5);
   },
@@ -46,7 +51,7 @@ export const instanceLocking = defineValidationGroup('instance_locking', {
   invalid_lock_token_rejection: async ({ newProvider }) => {
     const provider = await newProvider();
     await provider.enqueueForOrchestrator(startItem('instance-A'), null);
-    expectPresent(await fetchWithin(provider, 30_000), 'fetch');
+    expectPresent(await fetchOrchestration(provider, 30_000), 'fetch');
 
     await expect(
       provider.ackOrchestrationItem('invalid-token', 1, [], [], [], {}, []),
@@ -56,7 +61,7 @@ export const instanceLocking = defineValidationGroup('instance_locking', {
       provider.abandonOrchestrationItem('invalid-token', null, false),
       'Should reject invalid lock token for abandon',
     ).rejects.toThrow();
-    expect(await fetchWithin(provider, 30_000)).toBeNull();
+    expect(await fetchOrchestration(provider, 30_000)).toBeNull();
   },
 
   concurrent_instance_fetching: async ({ newProvider }) => {
@@ -67,7 +72,7 @@ export const instanceLocking = defineValidationGroup('instance_locking', {
     const results = await Promise.all(
       Array.from({ length: 10 }, async (_, i) => {
         await sleep(i * 30);
-        return fetchWithin(provider, 30_000);
+        return fetchOrchestration(provider, 30_000);
       }),
     );
     const instances = new Set(results.flatMap((result) => (result ? [result.item.instance] : [])));
@@ -78,7 +83,7 @@ export const instanceLocking = defineValidationGroup('instance_locking', {
     const provider = await newProvider();
     const lockTimeoutMs = factory.lockTimeoutMs;
     await provider.enqueueForOrchestrator(startItem('instance-A'), null);
-    const first = expectPresent(await fetchWithin(provider, lockTimeoutMs), 'fetch');
+    const first = expectPresent(await fetchOrchestration(provider, lockTimeoutMs), 'fetch');
     expect(first.item.instance).toBe('instance-A');
 
     for (let i = 1; i <= 3; i += 1) {
@@ -88,13 +93,13 @@ export const instanceLocking = defineValidationGroup('instance_locking', {
       );
     }
     expect(
-      await fetchWithin(provider, lockTimeoutMs),
+      await fetchOrchestration(provider, lockTimeoutMs),
       'Instance still locked, no fetch possible',
     ).toBeNull();
 
     await sleep(lockTimeoutMs + 100);
     const { item } = expectPresent(
-      await fetchWithin(provider, lockTimeoutMs),
+      await fetchOrchestration(provider, lockTimeoutMs),
       'fetch after expiry',
     );
     expect(item.instance).toBe('instance-A');
@@ -109,9 +114,9 @@ export const instanceLocking = defineValidationGroup('instance_locking', {
     await provider.enqueueForOrchestrator(startItem('instance-A'), null);
     await provider.enqueueForOrchestrator(startItem('instance-B'), null);
 
-    const a = expectPresent(await fetchWithin(provider, 30_000), 'fetch A');
+    const a = expectPresent(await fetchOrchestration(provider, 30_000), 'fetch A');
     expect(a.item.instance).toBe('instance-A');
-    const b = expectPresent(await fetchWithin(provider, 30_000), 'fetch B');
+    const b = expectPresent(await fetchOrchestration(provider, 30_000), 'fetch B');
     expect(b.item.instance).toBe('instance-B');
 
     await provider.ackOrchestrationItem(
@@ -124,7 +129,7 @@ export const instanceLocking = defineValidationGroup('instance_locking', {
       [],
     );
     await provider.enqueueForOrchestrator(activityCompleted('instance-B', 1, 1, 'done'), null);
-    const b2 = expectPresent(await fetchWithin(provider, 30_000), 'fetch B again');
+    const b2 = expectPresent(await fetchOrchestration(provider, 30_000), 'fetch B again');
     expect(b2.item.instance).toBe('instance-B');
     expect(a.item.instance).not.toBe(b.item.instance);
   },
@@ -135,14 +140,14 @@ export const instanceLocking = defineValidationGroup('instance_locking', {
     await provider.enqueueForOrchestrator(activityCompleted('instance-A', 1, 1, 'msg1'), null);
     await provider.enqueueForOrchestrator(activityCompleted('instance-A', 1, 2, 'msg2'), null);
 
-    const first = expectPresent(await fetchWithin(provider, 30_000), 'fetch');
+    const first = expectPresent(await fetchOrchestration(provider, 30_000), 'fetch');
     expect(first.item.instance).toBe('instance-A');
     expect(first.item.messages).toHaveLength(2);
 
     await provider.enqueueForOrchestrator(activityCompleted('instance-A', 1, 3, 'msg3'), null);
     await provider.ackOrchestrationItem(first.lockToken, 1, [], [], [], {}, []);
 
-    const { item } = expectPresent(await fetchWithin(provider, 30_000), 'fetch msg3');
+    const { item } = expectPresent(await fetchOrchestration(provider, 30_000), 'fetch msg3');
     expect(item.instance).toBe('instance-A');
     expect(item.messages).toHaveLength(1);
     expect(completedIds(item.messages)).toEqual([3]);
@@ -152,15 +157,15 @@ export const instanceLocking = defineValidationGroup('instance_locking', {
     const provider = await newProvider();
     await createInstance(provider, 'instance-A');
     await provider.enqueueForOrchestrator(activityCompleted('instance-A', 1, 1, 'msg1'), null);
-    const first = expectPresent(await fetchWithin(provider, 30_000), 'fetch');
+    const first = expectPresent(await fetchOrchestration(provider, 30_000), 'fetch');
     expect(first.item.messages).toHaveLength(1);
 
     await provider.enqueueForOrchestrator(activityCompleted('instance-A', 1, 2, 'msg2'), null);
     await provider.enqueueForOrchestrator(activityCompleted('instance-A', 1, 3, 'msg3'), null);
-    expect(await fetchWithin(provider, 30_000)).toBeNull();
+    expect(await fetchOrchestration(provider, 30_000)).toBeNull();
 
     await provider.ackOrchestrationItem(first.lockToken, 1, [], [], [], {}, []);
-    const { item } = expectPresent(await fetchWithin(provider, 30_000), 'fetch');
+    const { item } = expectPresent(await fetchOrchestration(provider, 30_000), 'fetch');
     expect(item.instance).toBe('instance-A');
     expect(item.messages, 'Should have messages 2 and 3').toHaveLength(2);
     expect(completedIds(item.messages), 'Should only have messages 2 and 3').toEqual([2, 3]);
@@ -172,7 +177,7 @@ export const instanceLocking = defineValidationGroup('instance_locking', {
     const results = await Promise.all(
       Array.from({ length: 10 }, async (_, i) => {
         await sleep(i * 5);
-        return fetchWithin(provider, 30_000);
+        return fetchOrchestration(provider, 30_000);
       }),
     );
     const winners = results.filter((result): result is FetchedOrchestrationItem => result !== null);
@@ -181,7 +186,7 @@ export const instanceLocking = defineValidationGroup('instance_locking', {
       'Only one thread should successfully acquire lock for the same instance',
     ).toHaveLength(1);
     expect(winners[0]?.item.instance).toBe('contention-instance');
-    expect(await fetchWithin(provider, 30_000)).toBeNull();
+    expect(await fetchOrchestration(provider, 30_000)).toBeNull();
   },
 
   multi_threaded_no_duplicate_processing: async ({ newProvider }) => {
@@ -194,7 +199,7 @@ export const instanceLocking = defineValidationGroup('instance_locking', {
       await sleep((i * 3) % 50);
       for (let attempt = 0; ; attempt += 1) {
         try {
-          return (await fetchWithin(provider, 30_000))?.item.instance ?? null;
+          return (await fetchOrchestration(provider, 30_000))?.item.instance ?? null;
         } catch (error) {
           if (!ProviderError.isInstance(error) || !error.retryable || attempt >= 2) throw error;
           await sleep(10 * (attempt + 1));
@@ -221,18 +226,18 @@ export const instanceLocking = defineValidationGroup('instance_locking', {
 
     // All three start together, like the Rust test's barrier.
     const holder = (async () => {
-      const held = expectPresent(await fetchWithin(provider, lockTimeoutMs), 'holder fetch');
+      const held = expectPresent(await fetchOrchestration(provider, lockTimeoutMs), 'holder fetch');
       expect(held.item.instance).toBe('expiration-instance');
       await sleep(lockTimeoutMs + 200);
       return held.lockToken;
     })();
     const blocked = (async () => {
       await sleep(200);
-      return fetchWithin(provider, lockTimeoutMs);
+      return fetchOrchestration(provider, lockTimeoutMs);
     })();
     const recovering = (async () => {
       await sleep(lockTimeoutMs + 100);
-      return fetchWithin(provider, lockTimeoutMs);
+      return fetchOrchestration(provider, lockTimeoutMs);
     })();
 
     const [heldToken, whileLocked, afterExpiry] = await Promise.all([holder, blocked, recovering]);

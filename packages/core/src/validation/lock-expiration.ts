@@ -1,6 +1,4 @@
 import { expect } from 'vitest';
-import { TagFilter } from '../provider/fetch-filters.js';
-import type { Provider } from '../provider/provider.js';
 import {
   INITIAL_EVENT_ID,
   INITIAL_EXECUTION_ID,
@@ -8,6 +6,8 @@ import {
   activityExecute,
   eventWithId,
   expectPresent,
+  fetchActivity,
+  fetchOrchestration,
   sleep,
   startItem,
   testOrchStarted,
@@ -15,14 +15,6 @@ import {
 import { defineValidationGroup } from './validation-group.js';
 
 // Port of duroxide 0.1.32 `src/provider_validation/lock_expiration.rs`.
-
-function fetchActivity(provider: Provider, lockTimeoutMs: number) {
-  return provider.fetchWorkItem(lockTimeoutMs, 0, null, TagFilter.defaultOnly());
-}
-
-function fetchOrchestration(provider: Provider, lockTimeoutMs: number) {
-  return provider.fetchOrchestrationItem(lockTimeoutMs, 0, null);
-}
 
 /** Locks lapse after their timeout, abandon and ack release them at once, renewal extends them. */
 export const lockExpiration = defineValidationGroup('lock_expiration', {

@@ -2,7 +2,13 @@ import { expect } from 'vitest';
 import type { Event } from '../model/event.js';
 import type { WorkItemOf } from '../model/work-item.js';
 import type { Provider } from '../provider/provider.js';
-import { eventWithId, expectPresent, startItem, testOrchStarted } from './fixtures.js';
+import {
+  eventWithId,
+  expectPresent,
+  fetchOrchestration,
+  startItem,
+  testOrchStarted,
+} from './fixtures.js';
 import { defineValidationGroup } from './validation-group.js';
 
 // Port of duroxide 0.1.32 `src/provider_validation/multi_execution.rs`.
@@ -32,7 +38,7 @@ async function runExecution(
 ): Promise<void> {
   await provider.enqueueForOrchestrator(startItemWithExecution(instance, executionId), null);
   const { lockToken } = expectPresent(
-    await provider.fetchOrchestrationItem(30_000, 0, null),
+    await fetchOrchestration(provider),
     `fetch for execution ${executionId}`,
   );
   await provider.ackOrchestrationItem(
@@ -92,7 +98,7 @@ export const multiExecution = defineValidationGroup('multi_execution', {
   execution_id_sequencing: async ({ newProvider }) => {
     const provider = await newProvider();
     await provider.enqueueForOrchestrator(startItemWithExecution('instance-A', 1), null);
-    const first = expectPresent(await provider.fetchOrchestrationItem(30_000, 0, null), 'fetch');
+    const first = expectPresent(await fetchOrchestration(provider), 'fetch');
     expect(first.item.executionId).toBe(1);
     await provider.ackOrchestrationItem(
       first.lockToken,
@@ -114,7 +120,7 @@ export const multiExecution = defineValidationGroup('multi_execution', {
     );
 
     await provider.enqueueForOrchestrator(startItemWithExecution('instance-A', 3), null);
-    const third = expectPresent(await provider.fetchOrchestrationItem(30_000, 0, null), 'fetch');
+    const third = expectPresent(await fetchOrchestration(provider), 'fetch');
     expect(third.item.executionId, 'Current execution should be 2').toBe(2);
   },
 
@@ -134,10 +140,7 @@ export const multiExecution = defineValidationGroup('multi_execution', {
       },
       null,
     );
-    const { lockToken } = expectPresent(
-      await provider.fetchOrchestrationItem(30_000, 0, null),
-      'fetch ContinueAsNew',
-    );
+    const { lockToken } = expectPresent(await fetchOrchestration(provider), 'fetch ContinueAsNew');
     await provider.ackOrchestrationItem(
       lockToken,
       2,
@@ -157,7 +160,7 @@ export const multiExecution = defineValidationGroup('multi_execution', {
       [],
     );
 
-    const next = await provider.fetchOrchestrationItem(30_000, 0, null);
+    const next = await fetchOrchestration(provider);
     if (next !== null) {
       expect(next.item.executionId, 'Continue-as-new should create execution 2').toBe(2);
     }

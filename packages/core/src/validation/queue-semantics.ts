@@ -1,5 +1,4 @@
 import { expect } from 'vitest';
-import { TagFilter } from '../provider/fetch-filters.js';
 import type { Provider } from '../provider/provider.js';
 import {
   activityCompleted,
@@ -7,6 +6,8 @@ import {
   createInstance,
   eventWithId,
   expectPresent,
+  fetchActivity,
+  fetchOrchestration,
   sleep,
   startItem,
   testOrchStarted,
@@ -15,17 +16,10 @@ import { defineValidationGroup } from './validation-group.js';
 
 // Port of duroxide 0.1.32 `src/provider_validation/queue_semantics.rs`.
 
-function fetchActivity(provider: Provider, lockTimeoutMs = 30_000) {
-  return provider.fetchWorkItem(lockTimeoutMs, 0, null, TagFilter.defaultOnly());
-}
-
 /** Starts `instance` with an `OrchestrationStarted` acked without metadata. */
 async function startWithoutMetadata(provider: Provider, instance: string): Promise<void> {
   await provider.enqueueForOrchestrator(startItem(instance), null);
-  const { lockToken } = expectPresent(
-    await provider.fetchOrchestrationItem(30_000, 0, null),
-    'fetch start',
-  );
+  const { lockToken } = expectPresent(await fetchOrchestration(provider), 'fetch start');
   await provider.ackOrchestrationItem(
     lockToken,
     1,
@@ -73,7 +67,7 @@ export const queueSemantics = defineValidationGroup('queue_semantics', {
 
     expect(await fetchActivity(provider)).toBeNull();
     const { item } = expectPresent(
-      await provider.fetchOrchestrationItem(30_000, 0, null),
+      await fetchOrchestration(provider),
       'the completion on the orchestrator queue',
     );
     expect(item.instance).toBe('instance-A');
@@ -88,13 +82,10 @@ export const queueSemantics = defineValidationGroup('queue_semantics', {
       { type: 'TimerFired', instance: 'instance-A', executionId: 1, id: 1, fireAtMs: 0 },
       5_000,
     );
-    expect(await provider.fetchOrchestrationItem(30_000, 0, null)).toBeNull();
+    expect(await fetchOrchestration(provider)).toBeNull();
 
     await sleep(5_100);
-    const { item } = expectPresent(
-      await provider.fetchOrchestrationItem(30_000, 0, null),
-      'the timer once visible',
-    );
+    const { item } = expectPresent(await fetchOrchestration(provider), 'the timer once visible');
     expect(item.instance).toBe('instance-A');
     expect(item.messages).toHaveLength(1);
     expect(item.messages[0]?.type).toBe('TimerFired');
@@ -162,18 +153,18 @@ export const queueSemantics = defineValidationGroup('queue_semantics', {
     await provider.enqueueForOrchestrator(queueMessage('orphan-test', 'v1'), null);
     await provider.enqueueForOrchestrator(queueMessage('orphan-test', 'v2'), null);
     expect(
-      await provider.fetchOrchestrationItem(5_000, 0, null),
+      await fetchOrchestration(provider, 5_000),
       'Expected None for orphan queue messages',
     ).toBeNull();
     expect(
-      await provider.fetchOrchestrationItem(5_000, 0, null),
+      await fetchOrchestration(provider, 5_000),
       'Orphan messages should have been deleted, not left in queue',
     ).toBeNull();
 
     await createInstance(provider, 'orphan-test-existing');
     await provider.enqueueForOrchestrator(queueMessage('orphan-test-existing', 'v3'), null);
     const { item, lockToken } = expectPresent(
-      await provider.fetchOrchestrationItem(5_000, 0, null),
+      await fetchOrchestration(provider, 5_000),
       'Expected orchestration item for existing instance with queued event',
     );
     expect(item.instance).toBe('orphan-test-existing');
