@@ -29,7 +29,7 @@ export async function pollForWork<T>(
   const deadline = performance.now() + Math.max(0, pollTimeoutMs);
   let immediateRetries = 0;
   for (;;) {
-    const since = wakeups.generation(queue);
+    const mark = wakeups.mark(queue);
     const found = await attempt();
     if (found === 'retry' && immediateRetries < MAX_IMMEDIATE_RETRIES) {
       immediateRetries++;
@@ -37,7 +37,7 @@ export async function pollForWork<T>(
     }
     if (found !== null && found !== 'retry') return found;
     if (performance.now() >= deadline) return null;
-    await wakeups.waitForWork(queue, since, deadline);
+    await wakeups.waitForWork(queue, mark, deadline);
     if (wakeups.closed || performance.now() >= deadline) return null;
   }
 }

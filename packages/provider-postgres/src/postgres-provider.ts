@@ -61,7 +61,7 @@ import { listExecutions } from './operations/management/list-executions.js';
 import { listInstances } from './operations/management/list-instances.js';
 import { listInstancesByStatus } from './operations/management/list-instances-by-status.js';
 import { pruneExecutions } from './operations/management/prune-executions.js';
-import { nextVisibleAt } from './operations/next-visible-at.js';
+import { readQueueDueTimes } from './operations/read-queue-due-times.js';
 import { renewOrchestrationItemLock } from './operations/renew-orchestration-item-lock.js';
 import { renewSessionLock } from './operations/renew-session-lock.js';
 import { renewWorkItemLock } from './operations/renew-work-item-lock.js';
@@ -120,7 +120,7 @@ export class PostgresProvider implements Provider, ProviderAdmin {
     this.#wakeups = new Wakeups({
       idlePollIntervalMs: options.idlePollIntervalMs,
       nowMs: options.nowMs,
-      readNextDue: (queue) => nextVisibleAt(this.#db, queue),
+      readDueTimes: (queue, sinceMs) => readQueueDueTimes(this.#db, queue, sinceMs),
       createListener: (signal) => new WakeupListener(connection.sessionConfig, channels, signal),
     });
   }

@@ -1,11 +1,15 @@
+import type { QueueDueTimes } from './operations/read-queue-due-times.js';
 import type { WakeupQueue } from './wakeup-channel.js';
 import type { WakeupListener, WakeupSignal } from './wakeup-listener.js';
 
 /** How often an idle fetch polls while the listening connection is down, at most, ms. */
 const FALLBACK_POLL_INTERVAL_MS = 100;
 
-/** How many future due times are remembered per queue (the earliest are kept). */
-const MAX_DUE_TIMES = 256;
+/** How many due times this provider's own writes announced are kept per queue. */
+const MAX_NOTED_DUE_TIMES = 256;
+
+/** How long a noted due time is kept after it passed, ms: longer than any fetch attempt. */
+const NOTED_DUE_TIME_RETENTION_MS = 60_000;
 
 /** What {@link Wakeups} needs from its provider. @internal */
 export interface WakeupsOptions {
@@ -13,10 +17,17 @@ export interface WakeupsOptions {
   readonly idlePollIntervalMs: number;
   /** The caller's clock, epoch ms, the clock of `visible_at`. */
   readonly nowMs: () => number;
-  /** Reads from the database when the next delayed message of a queue comes due, epoch ms. */
-  readonly readNextDue: (queue: WakeupQueue) => Promise<number | null>;
+  /** Reads when the queue's delayed messages come due, for a fetch that looked at `sinceMs`. */
+  readonly readDueTimes: (queue: WakeupQueue, sinceMs: number) => Promise<QueueDueTimes>;
   /** Makes the listening connection, reporting to the given callback. */
   readonly createListener: (signal: (signal: WakeupSignal) => void) => WakeupListener;
+}
+
+/** Taken just before a fetch attempt; the wait that follows is relative to it. @internal */
+export interface FetchMark {
+  readonly generation: number;
+  /** The caller's clock when the attempt started, epoch ms. */
+  readonly atMs: number;
 }
 
 interface Waiter {
@@ -24,30 +35,20 @@ interface Waiter {
   readonly wake: () => void;
 }
 
-interface DueTimes {
-  /** Epoch ms, ascending, all in the future when last pruned. */
-  times: number[];
-  /** `performance.now()` of the last database read, or -Infinity. */
-  readAt: number;
-  reading: Promise<void> | null;
-}
-
 /**
  * What an idle fetch waits for: a NOTIFY on its queue's channel (new work visible now), the
- * moment the earliest delayed message it knows of comes due (timers, delayed retries), or a slow
- * safety-net poll, whichever is first. Delayed work is known from this provider's own writes and
- * from a database read done at most once per poll interval. A waiter snapshots
- * {@link generation} before it fetches, so a notification that arrives between its fetch and its
- * wait still wakes it.
+ * moment the earliest delayed message comes due (timers, delayed retries), or a slow safety-net
+ * poll, whichever is first. Due times come from a database read at the start of each wait and
+ * from this provider's own delayed writes. A fetch takes a {@link FetchMark} before it looks at
+ * the queue, so a notification, or a message coming due, between its look and its wait still
+ * wakes it.
  * @internal
  */
 export class Wakeups {
   readonly #options: WakeupsOptions;
   readonly #generations: Record<WakeupQueue, number> = { orchestrator: 0, worker: 0 };
-  readonly #due: Record<WakeupQueue, DueTimes> = {
-    orchestrator: { times: [], readAt: -Infinity, reading: null },
-    worker: { times: [], readAt: -Infinity, reading: null },
-  };
+  /** Due times (epoch ms, ascending) announced by this provider's own writes. */
+  readonly #noted: Record<WakeupQueue, number[]> = { orchestrator: [], worker: [] };
   readonly #waiters = new Set<Waiter>();
   #listener: WakeupListener | null = null;
   #closed = false;
@@ -61,40 +62,49 @@ export class Wakeups {
     return this.#closed;
   }
 
-  /** Changes whenever work may have appeared on `queue`. */
-  generation(queue: WakeupQueue): number {
-    return this.#generations[queue];
+  /** A mark to take just before a fetch attempt on `queue`. */
+  mark(queue: WakeupQueue): FetchMark {
+    return { generation: this.#generations[queue], atMs: this.#options.nowMs() };
   }
 
   /** Notes that a message of `queue` becomes visible at `dueMs` (epoch ms). */
   noteDue(queue: WakeupQueue, dueMs: number): void {
-    if (dueMs <= this.#options.nowMs()) return;
-    const due = this.#due[queue];
-    const at = due.times.findIndex((t) => t >= dueMs);
-    if (due.times[at] === dueMs) return;
-    due.times.splice(at === -1 ? due.times.length : at, 0, dueMs);
-    if (due.times.length > MAX_DUE_TIMES) due.times.length = MAX_DUE_TIMES;
+    const nowMs = this.#options.nowMs();
+    if (dueMs <= nowMs) return;
+    const noted = this.#noted[queue].filter((t) => t > nowMs - NOTED_DUE_TIME_RETENTION_MS);
+    if (!noted.includes(dueMs)) noted.push(dueMs);
+    noted.sort((a, b) => a - b);
+    this.#noted[queue] = noted.slice(0, MAX_NOTED_DUE_TIMES);
+    // Waiters already asleep may have planned to wake later than this.
     this.#wakeWaiters((w) => w.queue === queue);
   }
 
   /**
-   * Resolves when work may have appeared on `queue` since `since`, when a delayed message comes
+   * Resolves when work may have appeared on `queue` since `mark`, when a delayed message comes
    * due, at the next safety-net poll, or at `deadline` (a `performance.now()` value), whichever
    * comes first; also at once when the provider closes.
    */
-  async waitForWork(queue: WakeupQueue, since: number, deadline: number): Promise<void> {
+  async waitForWork(queue: WakeupQueue, mark: FetchMark, deadline: number): Promise<void> {
     if (this.#closed) return;
     const listener = this.#startListener();
-    if (this.#generations[queue] !== since) return;
-    const dueMs = await this.#nextDue(queue);
-    if (this.#closed || this.#generations[queue] !== since) return;
+    if (this.#generations[queue] !== mark.generation) return;
+    const read = await this.#options.readDueTimes(queue, mark.atMs).catch(
+      // Unknown until the next wait; the safety-net poll still runs, and a fetch that fails for
+      // the same reason reports it to the caller.
+      (): QueueDueTimes => ({ nextMs: null, dueSince: false }),
+    );
+    if (this.#closed || this.#generations[queue] !== mark.generation || read.dueSince) return;
+
+    const nowMs = this.#options.nowMs();
+    const noted = this.#noted[queue];
+    if (noted.some((t) => t > mark.atMs && t <= nowMs)) return;
+    const dueMs = Math.min(read.nextMs ?? Infinity, noted.find((t) => t > nowMs) ?? Infinity);
 
     const now = performance.now();
     const pollMs = listener.connected
       ? this.#options.idlePollIntervalMs
       : Math.min(this.#options.idlePollIntervalMs, FALLBACK_POLL_INTERVAL_MS);
-    let wakeAt = Math.min(deadline, now + pollMs);
-    if (dueMs !== null) wakeAt = Math.min(wakeAt, now + (dueMs - this.#options.nowMs()));
+    const wakeAt = Math.min(deadline, now + pollMs, now + (dueMs - nowMs));
 
     await new Promise<void>((resolve) => {
       const waiter: Waiter = {
@@ -132,31 +142,5 @@ export class Wakeups {
 
   #wakeWaiters(which: (waiter: Waiter) => boolean): void {
     for (const waiter of [...this.#waiters]) if (which(waiter)) waiter.wake();
-  }
-
-  /** The earliest known future due time of `queue`, refreshed from the database when stale. */
-  async #nextDue(queue: WakeupQueue): Promise<number | null> {
-    const due = this.#due[queue];
-    if (performance.now() - due.readAt >= this.#options.idlePollIntervalMs) {
-      due.reading ??= this.#readDue(queue, due).finally(() => {
-        due.reading = null;
-      });
-      await due.reading;
-    }
-    const nowMs = this.#options.nowMs();
-    const firstFuture = due.times.findIndex((t) => t > nowMs);
-    due.times = firstFuture === -1 ? [] : due.times.slice(firstFuture);
-    return due.times[0] ?? null;
-  }
-
-  async #readDue(queue: WakeupQueue, due: DueTimes): Promise<void> {
-    due.readAt = performance.now();
-    try {
-      const dueMs = await this.#options.readNextDue(queue);
-      if (dueMs !== null) this.noteDue(queue, dueMs);
-    } catch {
-      // Unknown until the next read; the safety-net poll still runs, and a fetch that fails for
-      // the same reason reports it to the caller.
-    }
   }
 }
