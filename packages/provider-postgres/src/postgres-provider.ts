@@ -93,7 +93,8 @@ const PACKAGE_VERSION = (createRequire(import.meta.url)('../package.json') as { 
  * ```ts
  * const provider = await PostgresProvider.connectWithSchema(process.env.DATABASE_URL!, 'orders');
  * try {
- *   await provider.enqueueForOrchestrator(startItem, null);
+ *   const turn = await provider.fetchOrchestrationItem(5_000, 30_000, null); // waits up to 30 s
+ *   console.log(turn?.item.instance ?? 'no work');
  * } finally {
  *   await provider.close();
  * }
