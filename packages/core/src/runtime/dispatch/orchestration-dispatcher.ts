@@ -95,8 +95,16 @@ export class OrchestrationDispatcher {
     };
     try {
       await deps.tracing.inSpan(SPAN_NAMES.orchestrationTurn, attributes, async (span) => {
-        const disposition = await processOrchestrationItem(deps, item, lockToken, attemptCount);
+        const { disposition, orchestrationVersion } = await processOrchestrationItem(
+          deps,
+          item,
+          lockToken,
+          attemptCount,
+        );
         span.setAttribute(SPAN_ATTRIBUTES.turnDisposition, disposition);
+        if (orchestrationVersion !== null) {
+          span.setAttribute(SPAN_ATTRIBUTES.orchestrationVersion, orchestrationVersion);
+        }
         if (disposition === 'ack_failed' || disposition === 'poison_failed') {
           span.setStatus({ code: SpanStatusCode.ERROR, message: disposition });
         }

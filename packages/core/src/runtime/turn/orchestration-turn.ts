@@ -31,6 +31,21 @@ export type TurnDisposition =
   'committed' | 'poisoned' | 'poison_failed' | 'abandoned' | 'ack_failed';
 
 /**
+ * What became of an item, and the orchestration version its turn ran (`null` when no handler
+ * ran; a new instance's version is only known once the handler was resolved).
+ * @internal
+ */
+export interface TurnOutcome {
+  readonly disposition: TurnDisposition;
+  readonly orchestrationVersion: string | null;
+}
+
+const outcome = (disposition: TurnDisposition, version: string | null = null): TurnOutcome => ({
+  disposition,
+  orchestrationVersion: version,
+});
+
+/**
  * Processes one fetched orchestration item, as duroxide 0.1.32's `process_orchestration_item`:
  * poison past `maxAttempts`; undecodable history abandoned (1 s) until it poisons; inputs for an
  * execution that continued-as-new but whose successor start is not in the batch abandoned with
@@ -45,7 +60,7 @@ export async function processOrchestrationItem(
   item: OrchestrationItem,
   lockToken: string,
   attemptCount: number,
-): Promise<TurnDisposition> {
+): Promise<TurnOutcome> {
   const { options, logger } = deps;
   const instance = item.instance;
   if (attemptCount > options.maxAttempts) {
@@ -56,7 +71,7 @@ export async function processOrchestrationItem(
       },
       'Orchestration message exceeded max attempts, marking as poison',
     );
-    return failAsPoison(deps, item, lockToken, attemptCount);
+    return outcome(await failAsPoison(deps, item, lockToken, attemptCount));
   }
   if (item.historyError !== null) {
     logger.warn(
@@ -67,7 +82,7 @@ export async function processOrchestrationItem(
       'History deserialization failed, abandoning with 1s backoff',
     );
     await abandonQuietly(deps, lockToken, 1_000);
-    return 'abandoned';
+    return outcome('abandoned');
   }
 
   const summary = summarizeHistory(item.history);
@@ -87,7 +102,7 @@ export async function processOrchestrationItem(
       'CAN successor start not visible, abandoning instance inputs',
     );
     await abandonQuietly(deps, lockToken, backoffMs);
-    return 'abandoned';
+    return outcome('abandoned');
   }
   if (summary.isCompleted || summary.isFailed || terminalAfterCan) {
     const failure = await ackTurn(deps, lockToken, {
@@ -98,7 +113,7 @@ export async function processOrchestrationItem(
       metadata: {},
       cancelledActivities: [],
     });
-    return failure ? 'ack_failed' : 'committed';
+    return outcome(failure ? 'ack_failed' : 'committed');
   }
 
   const collisions =
@@ -110,6 +125,7 @@ export async function processOrchestrationItem(
   let workerItems: WorkItem[] = [];
   let orchestratorItems: WorkItem[] = [];
   let cancelled: ScheduledActivityIdentifier[] = [];
+  let version: string | null = null;
   if (batch.orchestrationName !== '') {
     const resolved =
       batch.version !== null
@@ -128,8 +144,9 @@ export async function processOrchestrationItem(
         'Orchestration not registered, abandoning with backoff',
       );
       await abandonQuietly(deps, lockToken, backoffMs);
-      return 'abandoned';
+      return outcome('abandoned');
     }
+    version = resolved.version;
     const started =
       persisted.length === 0 ? [startedEvent(instance, executionId, batch, resolved.version)] : [];
     if (started.length > 0 || batch.isContinueAsNew) {
@@ -209,7 +226,7 @@ export async function processOrchestrationItem(
     metadata,
     cancelledActivities: cancelled,
   });
-  if (!failure) return 'committed';
+  if (!failure) return outcome('committed', version);
 
   logger.warn(
     {
@@ -244,7 +261,7 @@ export async function processOrchestrationItem(
     );
     await abandonQuietly(deps, lockToken, 50);
   }
-  return 'ack_failed';
+  return outcome('ack_failed', version);
 }
 
 function startedEvent(
