@@ -16,7 +16,7 @@ export const statusCommand: Command = {
     const info = await requireInstance(store, instanceId);
     const status = await store.client.getStatus(instanceId);
     if (context.json) {
-      context.io.stdout.write(formatJson({ ...info, ...status, status: info.status }));
+      context.io.stdout.write(formatJson({ ...status, ...info }));
       return;
     }
     context.io.stdout.write(
