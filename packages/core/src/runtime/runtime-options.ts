@@ -236,7 +236,7 @@ export function resolveRuntimeOptions(options: RuntimeOptions = {}): ResolvedRun
   };
 }
 
-/** Delay before retrying an unregistered handler: base·2^(attempt−1), exponent ≤ 6, capped. */
+/** Delay before retrying an unregistered handler: base·2^(attempt−1), exponent ≤ 6, capped. @internal */
 export function unregisteredBackoffMs(
   options: ResolvedRuntimeOptions,
   attemptCount: number,
