@@ -36,3 +36,4 @@ export {
 } from './migrations/render-migration-sql.js';
 export { MigrationError, type MigrationErrorCode } from './migrations/migration-error.js';
 export type { MigrationTrack } from './migrations/embedded-migration.js';
+export { DUROXIDE_MIGRATION_VERSIONS } from './migrations/migration-versions.js';

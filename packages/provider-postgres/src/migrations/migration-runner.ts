@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type pg from 'pg';
 import type { EmbeddedMigration, MigrationTrack } from './embedded-migration.js';
 import { MigrationError } from './migration-error.js';
 import {
@@ -78,7 +78,7 @@ export async function runMigrations(
 ): Promise<MigrationReport> {
   const names = schemaNames(options.schema ?? 'public');
   const target = resolveTargetVersion(names, DUROXIDE_MIGRATIONS, options.targetVersion);
-  const client = connection instanceof pg.Pool ? await connection.connect() : connection;
+  const client = isPool(connection) ? await connection.connect() : connection;
   const key = migrationLockKey(names.given);
   let broken: Error | undefined;
   try {
@@ -96,6 +96,15 @@ export async function runMigrations(
   } finally {
     if (client !== connection) (client as pg.PoolClient).release(broken);
   }
+}
+
+/**
+ * A pool by its shape rather than `instanceof`, so a pool from another copy of `pg` in
+ * node_modules is not mistaken for a client (the run must stay on one connection: the advisory
+ * lock is a session lock).
+ */
+function isPool(connection: MigrationConnection): connection is pg.Pool {
+  return 'idleCount' in connection && 'totalCount' in connection;
 }
 
 async function migrateLocked(
@@ -206,7 +215,7 @@ async function applyMigration(
       'statement-failed',
       names.given,
       `${track} migration ${migration.name} failed on schema ${names.folded}` +
-        `${lineOf(sql, error)}: ${error instanceof Error ? error.message : String(error)}`,
+        `${lineOf(sql, error)}: ${describePgError(error)}`,
       { cause: error },
     );
   }
@@ -222,6 +231,13 @@ async function applyMigration(
     name: migration.name,
     elapsedMs: Math.round(performance.now() - started),
   });
+}
+
+/** A PostgreSQL error's message plus its detail line, when it has one. */
+function describePgError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const detail = (error as { detail?: unknown }).detail;
+  return typeof detail === 'string' && detail ? `${error.message} (${detail})` : error.message;
 }
 
 /** " at line N" from a PostgreSQL error's 1-based character position in the query, if any. */
