@@ -89,7 +89,8 @@ export { Runtime } from './runtime/runtime.js';
 export type { RuntimeOptions, TagFilterOption } from './runtime/runtime-options.js';
 export type { MetricsSnapshot } from './runtime/runtime-metrics.js';
 export {
-  createConsoleLogger,
+  createDefaultLogger,
+  withLogFields,
   type LogFields,
   type Logger,
   type LogLevel,

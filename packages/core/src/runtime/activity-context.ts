@@ -67,19 +67,19 @@ export class ActivityContext implements ActivityInfo {
   }
 
   traceInfo(message: string): void {
-    this.logger.info(message, this.fields());
+    this.logger.info(this.fields(), message);
   }
 
   traceWarn(message: string): void {
-    this.logger.warn(message, this.fields());
+    this.logger.warn(this.fields(), message);
   }
 
   traceError(message: string): void {
-    this.logger.error(message, this.fields());
+    this.logger.error(this.fields(), message);
   }
 
   traceDebug(message: string): void {
-    this.logger.debug(message, this.fields());
+    this.logger.debug(this.fields(), message);
   }
 
   private fields(): Record<string, unknown> {

@@ -1,3 +1,5 @@
+import { pino } from 'pino';
+
 /** Severity of a log line, lowest first. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -5,30 +7,45 @@ export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type LogFields = Readonly<Record<string, unknown>>;
 
 /**
- * Where the runtime writes its log lines and orchestration traces. Plug in any logger with these
- * four methods (pino, winston and console all fit).
+ * Where the runtime writes its log lines and orchestration traces, in pino's call shape: fields
+ * first, then the message. A `pino` logger fits as it is; so does anything with these methods.
+ * When `child` is there, the runtime uses it to bind the fields of one work item (instance,
+ * execution, lock token, attempt) to every line logged while that item is processed.
  */
 export interface Logger {
-  debug(message: string, fields?: LogFields): void;
-  info(message: string, fields?: LogFields): void;
-  warn(message: string, fields?: LogFields): void;
-  error(message: string, fields?: LogFields): void;
+  debug(fields: LogFields, message: string): void;
+  info(fields: LogFields, message: string): void;
+  warn(fields: LogFields, message: string): void;
+  error(fields: LogFields, message: string): void;
+  child?(bindings: LogFields): Logger;
 }
 
-const RANK: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3 };
+/**
+ * The runtime's default logger: pino writing one JSON line per entry to standard error
+ * (synchronously, so a crash loses no line), dropping entries below `level`.
+ * @param level the lowest level written, or `'silent'` for none. @default 'info'
+ */
+export function createDefaultLogger(level: LogLevel | 'silent' = 'info'): Logger {
+  return pino({ name: 'duro', level }, pino.destination({ dest: 2, sync: true }));
+}
 
 /**
- * A logger writing one JSON line per entry to standard error, dropping entries below `level`.
- * @param level the lowest level written.
+ * A logger that adds `fields` to every line, through `child` when the logger has it. This is
+ * what makes two lines about one work item correlatable: a poison warning and the ack failure
+ * that follows it carry the same instance, execution and lock token.
  */
-export function createConsoleLogger(level: LogLevel): Logger {
-  const write =
-    (entryLevel: LogLevel) =>
-    (message: string, fields?: LogFields): void => {
-      if (RANK[entryLevel] < RANK[level]) return;
-      process.stderr.write(
-        `${JSON.stringify({ time: new Date().toISOString(), level: entryLevel, message, ...fields })}\n`,
-      );
+export function withLogFields(logger: Logger, fields: LogFields): Logger {
+  if (logger.child) return logger.child(fields);
+  const merged =
+    (level: LogLevel) =>
+    (extra: LogFields, message: string): void => {
+      logger[level]({ ...fields, ...extra }, message);
     };
-  return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
+  return {
+    debug: merged('debug'),
+    info: merged('info'),
+    warn: merged('warn'),
+    error: merged('error'),
+    child: (bindings) => withLogFields(logger, { ...fields, ...bindings }),
+  };
 }

@@ -1,6 +1,10 @@
+import type { Attributes, Counter, Histogram, Meter } from '@opentelemetry/api';
+import { METRIC_NAMES, type HistogramName, type MappedCounter } from './metric-names.js';
+
 /**
  * Counters of what a runtime did since it started, as `Runtime.metricsSnapshot()` returns them.
- * Names follow duroxide's metric names in camelCase.
+ * Names follow duroxide's `MetricsSnapshot` fields in camelCase; the `…PoisonFailed`,
+ * `…AckFailures` and `…LockSteals` counters are duro's (the first after duroxide#47).
  */
 export interface MetricsSnapshot {
   readonly orchStarts: number;
@@ -9,43 +13,82 @@ export interface MetricsSnapshot {
   readonly orchApplicationErrors: number;
   readonly orchInfrastructureErrors: number;
   readonly orchConfigurationErrors: number;
+  /** Orchestration poison dispositions that were committed: the instance really failed. */
   readonly orchPoison: number;
+  /**
+   * Orchestration poison dispositions whose ack failed (an expired or stolen lock): the
+   * messages are still in the queue and will be fetched again. Never counted in `orchPoison`.
+   */
+  readonly orchPoisonFailed: number;
   readonly orchContinueAsNew: number;
   readonly orchTurns: number;
+  /** Orchestration turns whose final ack failed (poison dispositions included). */
+  readonly orchAckFailures: number;
+  /** Turns whose instance lock could not be renewed while they ran. */
+  readonly orchLockSteals: number;
+  readonly orchDispatcherItemsFetched: number;
   readonly activitySuccess: number;
   readonly activityAppErrors: number;
   readonly activityInfraErrors: number;
+  /** Activity poison dispositions that were committed. */
   readonly activityPoison: number;
+  /** Activity poison dispositions whose ack failed; never counted in `activityPoison`. */
+  readonly activityPoisonFailed: number;
   readonly activityCancelled: number;
+  /** Activity results (or poison failures) whose ack failed. */
+  readonly activityAckFailures: number;
+  /** Activities whose lock was taken away while they ran (cancellation, or a lost lease). */
+  readonly activityLockSteals: number;
+  readonly workerDispatcherItemsFetched: number;
 }
 
-type Counter = keyof MetricsSnapshot;
+/** The name of one counter of {@link MetricsSnapshot}. @internal */
+export type CounterName = keyof MetricsSnapshot;
 
-/** Mutable counters behind {@link MetricsSnapshot}. @internal */
+// Every counter has an entry in METRIC_NAMES (indexing it below checks that), so its keys list them.
+const COUNTER_NAMES = Object.keys(METRIC_NAMES.counters) as CounterName[];
+
+/**
+ * Where the runtime records what it does: the counters behind {@link MetricsSnapshot}, and the
+ * same events as OpenTelemetry instruments on `meter` (no-ops unless the application installed
+ * an OpenTelemetry SDK). Each snapshot counter feeds the instrument {@link METRIC_NAMES} maps it
+ * to, with duroxide's labels.
+ * @internal
+ */
 export class RuntimeMetrics {
-  private readonly counts = new Map<Counter, number>();
+  private readonly counts = new Map<CounterName, number>();
+  private readonly counters = new Map<string, Counter>();
+  private readonly histograms = new Map<HistogramName, Histogram>();
 
-  increment(counter: Counter): void {
+  constructor(private readonly meter: Meter) {}
+
+  /** Adds one to `counter` and to its OpenTelemetry counter, labelled with `attributes`. */
+  increment(counter: CounterName, attributes: Attributes = {}): void {
     this.counts.set(counter, (this.counts.get(counter) ?? 0) + 1);
+    const mapped: MappedCounter | null = METRIC_NAMES.counters[counter];
+    if (mapped === null) return;
+    let instrument = this.counters.get(mapped.name);
+    if (!instrument) {
+      instrument = this.meter.createCounter(mapped.name, { description: mapped.description });
+      this.counters.set(mapped.name, instrument);
+    }
+    instrument.add(1, { ...mapped.attributes, ...attributes });
+  }
+
+  /** Records one value (in the histogram's unit) on a duration histogram. */
+  record(histogram: HistogramName, value: number, attributes: Attributes = {}): void {
+    let instrument = this.histograms.get(histogram);
+    if (!instrument) {
+      const { description, unit } = METRIC_NAMES.histograms[histogram];
+      instrument = this.meter.createHistogram(histogram, { description, unit });
+      this.histograms.set(histogram, instrument);
+    }
+    instrument.record(value, attributes);
   }
 
   snapshot(): MetricsSnapshot {
-    const get = (counter: Counter): number => this.counts.get(counter) ?? 0;
-    return {
-      orchStarts: get('orchStarts'),
-      orchCompletions: get('orchCompletions'),
-      orchFailures: get('orchFailures'),
-      orchApplicationErrors: get('orchApplicationErrors'),
-      orchInfrastructureErrors: get('orchInfrastructureErrors'),
-      orchConfigurationErrors: get('orchConfigurationErrors'),
-      orchPoison: get('orchPoison'),
-      orchContinueAsNew: get('orchContinueAsNew'),
-      orchTurns: get('orchTurns'),
-      activitySuccess: get('activitySuccess'),
-      activityAppErrors: get('activityAppErrors'),
-      activityInfraErrors: get('activityInfraErrors'),
-      activityPoison: get('activityPoison'),
-      activityCancelled: get('activityCancelled'),
-    };
+    const snapshot = {} as Record<CounterName, number>;
+    for (const name of COUNTER_NAMES) snapshot[name] = this.counts.get(name) ?? 0;
+    return snapshot;
   }
 }

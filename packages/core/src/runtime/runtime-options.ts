@@ -1,6 +1,7 @@
+import { metrics, trace, type MeterProvider, type TracerProvider } from '@opentelemetry/api';
 import { parseSemver } from '../model/semver.js';
 import { TagFilter, type SemverRange } from '../provider/fetch-filters.js';
-import { createConsoleLogger, type Logger, type LogLevel } from './logger.js';
+import { createDefaultLogger, type Logger, type LogLevel } from './logger.js';
 import { DUROXIDE_SEMVER } from './runtime-version.js';
 
 /**
@@ -58,10 +59,27 @@ export interface RuntimeOptions {
   readonly workerNodeId?: string;
   /** @default 'defaultOnly' */
   readonly workerTagFilter?: TagFilterOption;
-  /** The lowest level logged by the built-in logger. @default 'warn' */
-  readonly logLevel?: LogLevel;
-  /** Where log lines and orchestration traces go; replaces the built-in logger. */
+  /**
+   * The lowest level the built-in pino logger writes (to standard error), or `'silent'`.
+   * @default 'info'
+   */
+  readonly logLevel?: LogLevel | 'silent';
+  /**
+   * Where log lines and orchestration traces go, replacing the built-in logger: a `pino` logger
+   * (its `child` binds instance, execution and lock token to the lines of each work item) or
+   * any {@link Logger}.
+   */
   readonly logger?: Logger;
+  /**
+   * Where the runtime's OpenTelemetry metrics go. @default the global meter provider of
+   * `@opentelemetry/api` at construction time (a no-op until the application registers an SDK)
+   */
+  readonly meterProvider?: MeterProvider;
+  /**
+   * Where the runtime's OpenTelemetry spans go. @default the global tracer provider of
+   * `@opentelemetry/api` (a no-op until the application registers an SDK)
+   */
+  readonly tracerProvider?: TracerProvider;
 }
 
 /** Options with every default applied. @internal */
@@ -86,6 +104,8 @@ export interface ResolvedRuntimeOptions {
   readonly workerNodeId: string | null;
   readonly workerTagFilter: TagFilter;
   readonly logger: Logger;
+  readonly meterProvider: MeterProvider;
+  readonly tracerProvider: TracerProvider;
 }
 
 function count(name: string, value: number | undefined, fallback: number, min: number): number {
@@ -210,11 +230,13 @@ export function resolveRuntimeOptions(options: RuntimeOptions = {}): ResolvedRun
     maxSessionsPerRuntime: count('maxSessionsPerRuntime', options.maxSessionsPerRuntime, 10, 1),
     workerNodeId: options.workerNodeId ?? null,
     workerTagFilter: tagFilter(options.workerTagFilter),
-    logger: options.logger ?? createConsoleLogger(options.logLevel ?? 'warn'),
+    logger: options.logger ?? createDefaultLogger(options.logLevel ?? 'info'),
+    meterProvider: options.meterProvider ?? metrics.getMeterProvider(),
+    tracerProvider: options.tracerProvider ?? trace.getTracerProvider(),
   };
 }
 
-/** Delay before retrying an unregistered handler: base·2^(attempt−1), exponent ≤ 6, capped. */
+/** Delay before retrying an unregistered handler: base·2^(attempt−1), exponent ≤ 6, capped. @internal */
 export function unregisteredBackoffMs(
   options: ResolvedRuntimeOptions,
   attemptCount: number,

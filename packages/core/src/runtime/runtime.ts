@@ -10,13 +10,18 @@ import {
   type ActivityFunction,
 } from './registry.js';
 import type { OrchestrationFunction } from './replay/replay-engine.js';
+import { observeQueueDepths } from './queue-depth-gauges.js';
 import { RuntimeMetrics, type MetricsSnapshot } from './runtime-metrics.js';
+import { RuntimeTracing } from './runtime-tracing.js';
 import { sleep } from './turn/turn-commit.js';
 import {
   resolveRuntimeOptions,
   type ResolvedRuntimeOptions,
   type RuntimeOptions,
 } from './runtime-options.js';
+
+/** The OpenTelemetry instrumentation scope of the runtime's meter and tracer. */
+const INSTRUMENTATION_SCOPE = '@duro/core';
 
 /** Default budget of {@link Runtime.shutdown}, in milliseconds (duroxide's). */
 const DEFAULT_SHUTDOWN_TIMEOUT_MS = 1_000;
@@ -39,7 +44,9 @@ export class Runtime {
   private readonly options: ResolvedRuntimeOptions;
   private readonly orchestrations = new OrchestrationRegistry();
   private readonly activities = new ActivityRegistry();
-  private readonly metrics = new RuntimeMetrics();
+  private readonly metrics: RuntimeMetrics;
+  private readonly tracing: RuntimeTracing;
+  private stopObservingQueues: () => void = () => undefined;
   private readonly stragglers = new Set<Promise<unknown>>();
   private readonly runtimeId = randomBytes(2).toString('hex');
   private readonly stopController = new AbortController();
@@ -54,6 +61,8 @@ export class Runtime {
     options?: RuntimeOptions,
   ) {
     this.options = resolveRuntimeOptions(options);
+    this.metrics = new RuntimeMetrics(this.options.meterProvider.getMeter(INSTRUMENTATION_SCOPE));
+    this.tracing = new RuntimeTracing(this.options.tracerProvider.getTracer(INSTRUMENTATION_SCOPE));
   }
 
   /**
@@ -130,6 +139,7 @@ export class Runtime {
         orchestrations: this.orchestrations,
         logger,
         metrics: this.metrics,
+        tracing: this.tracing,
       },
       stop,
     );
@@ -140,6 +150,7 @@ export class Runtime {
         activities: this.activities,
         logger,
         metrics: this.metrics,
+        tracing: this.tracing,
         stragglers: this.stragglers,
         halt: this.haltController.signal,
       },
@@ -147,11 +158,16 @@ export class Runtime {
       stop,
     );
     this.loops = [...turns.run(), ...workers.run()];
+    this.stopObservingQueues = observeQueueDepths(
+      this.options.meterProvider.getMeter(INSTRUMENTATION_SCOPE),
+      this.provider,
+      logger,
+    );
     logger.info(
-      `duro runtime starting with provider ${this.provider.name} (${this.provider.version})`,
       {
         runtimeId: this.runtimeId,
       },
+      `duro runtime starting with provider ${this.provider.name} (${this.provider.version})`,
     );
   }
 
@@ -164,6 +180,7 @@ export class Runtime {
    */
   async shutdown(timeoutMs = DEFAULT_SHUTDOWN_TIMEOUT_MS): Promise<void> {
     this.stopController.abort();
+    this.stopObservingQueues();
     const loops = this.loops ?? [];
     let timer: NodeJS.Timeout | undefined;
     const budget = new Promise<void>((resolve) => {
@@ -180,7 +197,10 @@ export class Runtime {
     }
   }
 
-  /** Counters of what this runtime did since it started. */
+  /**
+   * Counters of what this runtime did since it started. The same events reach OpenTelemetry
+   * (metric names in the package README) when the application installed an SDK.
+   */
   metricsSnapshot(): MetricsSnapshot {
     return this.metrics.snapshot();
   }

@@ -1,3 +1,4 @@
+import { SpanStatusCode, type Span } from '@opentelemetry/api';
 import type { ErrorDetails } from '../../model/error-details.js';
 import type { WorkItem, WorkItemOf } from '../../model/work-item.js';
 import { encodeWorkItem } from '../../model/work-item-codec.js';
@@ -6,7 +7,9 @@ import { ActivityContext } from '../activity-context.js';
 import type { Logger } from '../logger.js';
 import type { ActivityRegistry } from '../registry.js';
 import { parsePayload } from '../replay/task-node.js';
+import { SPAN_ATTRIBUTES } from '../runtime-tracing.js';
 import type { RuntimeMetrics } from '../runtime-metrics.js';
+import type { RuntimeTracing } from '../runtime-tracing.js';
 import {
   renewalIntervalMs,
   unregisteredBackoffMs,
@@ -23,6 +26,7 @@ export interface ActivityDependencies {
   readonly activities: ActivityRegistry;
   readonly logger: Logger;
   readonly metrics: RuntimeMetrics;
+  readonly tracing: RuntimeTracing;
   /** Activity bodies still running after their result stopped mattering (for shutdown). */
   readonly stragglers: Set<Promise<unknown>>;
   /** Fires when shutdown's budget ran out: running activities give their locks back. */
@@ -32,6 +36,15 @@ export interface ActivityDependencies {
 type Finished =
   { readonly ok: true; readonly result: string } | { readonly ok: false; readonly error: string };
 
+/** One fetched `ActivityExecute` and the span it runs in. @internal */
+export interface FetchedActivity {
+  readonly item: WorkItemOf<'ActivityExecute'>;
+  readonly lockToken: string;
+  readonly attemptCount: number;
+  readonly workerId: string;
+  readonly span: Span;
+}
+
 /**
  * Runs one fetched `ActivityExecute` as duroxide's worker does: poison past `maxAttempts`,
  * unregistered names abandoned with backoff, otherwise the handler runs while its lock is
@@ -39,19 +52,19 @@ type Finished =
  * the lock cannot be renewed (the orchestration ended, was cancelled, or the activity lost a
  * race) the context's signal fires, the body gets the grace period to stop, and the lock is
  * released without a completion. When shutdown's budget runs out first, the signal fires too
- * and the lock is abandoned without counting an attempt, so another runtime runs it.
+ * and the lock is abandoned without counting an attempt, so another runtime runs it. The
+ * outcome goes on the span and in the metrics; a poison failure counts as poison only once its
+ * ack committed.
  * @internal
  */
-export async function runActivity(
-  deps: ActivityDependencies,
-  item: WorkItemOf<'ActivityExecute'>,
-  lockToken: string,
-  attemptCount: number,
-  workerId: string,
-): Promise<void> {
+export async function runActivity(deps: ActivityDependencies, run: FetchedActivity): Promise<void> {
   const { options, logger } = deps;
+  const { item, lockToken, attemptCount, span } = run;
+  const outcome = (value: string): void => {
+    span.setAttribute(SPAN_ATTRIBUTES.activityOutcome, value);
+  };
   if (attemptCount > options.maxAttempts) {
-    deps.metrics.increment('activityPoison');
+    logger.warn({}, 'Activity exceeded max attempts, marking as poison');
     const details: ErrorDetails = {
       type: 'Poison',
       attemptCount,
@@ -65,20 +78,27 @@ export async function runActivity(
       },
       message: encodeWorkItem(item),
     };
-    await ack(deps, lockToken, failure(item, details));
+    if (await ack(deps, lockToken, failure(item, details))) {
+      deps.metrics.increment('activityPoison');
+      outcome('poisoned');
+    } else {
+      deps.metrics.increment('activityPoisonFailed');
+      logger.warn(
+        {},
+        'Poison disposition was not committed (ack failed); the item is still queued',
+      );
+      outcome('poison_failed');
+      span.setStatus({ code: SpanStatusCode.ERROR, message: 'poison_failed' });
+    }
     return;
   }
   const builtin = builtinActivity(item.name);
   const handler = builtin ? null : deps.activities.resolve(item.name);
   if (!builtin && !handler) {
     const backoffMs = unregisteredBackoffMs(options, attemptCount);
-    logger.warn('Activity not registered, abandoning with backoff', {
-      instance: item.instance,
-      activityName: item.name,
-      attemptCount,
-      backoffMs,
-    });
+    logger.warn({ backoffMs }, 'Activity not registered, abandoning with backoff');
     await deps.provider.abandonWorkItem(lockToken, backoffMs, false).catch(() => undefined);
+    outcome('abandoned');
     return;
   }
 
@@ -86,10 +106,19 @@ export async function runActivity(
   const stopRenewal = startRenewal(
     renewalIntervalMs(options.workerLockTimeoutMs, options.workerLockRenewalBufferMs),
     () => deps.provider.renewWorkItemLock(lockToken, options.workerLockTimeoutMs),
-    (error) => controller.abort(new Error(`activity lock lost: ${String(error)}`)),
+    (error) => {
+      deps.metrics.increment('activityLockSteals');
+      logger.info({ error: String(error) }, 'Activity lock lost; cancelling the activity');
+      controller.abort(new Error(`activity lock lost: ${String(error)}`));
+    },
   );
   try {
-    const ctx = await activityContext(deps, item, attemptCount, workerId, controller);
+    const ctx = await activityContext(deps, run, controller);
+    span.setAttributes({
+      [SPAN_ATTRIBUTES.orchestrationName]: ctx.orchestrationName,
+      [SPAN_ATTRIBUTES.orchestrationVersion]: ctx.orchestrationVersion,
+    });
+    const startedMs = Date.now();
     const body = builtin
       ? builtin(ctx, item.input, deps.provider)
       : invokeUserActivity(handler ?? (() => undefined), ctx, item);
@@ -99,27 +128,44 @@ export async function runActivity(
       // runs the activity again once the lock is back.
       controller.abort(new Error('runtime shut down'));
       await deps.provider.abandonWorkItem(lockToken, null, true).catch(() => undefined);
+      outcome('abandoned');
       return;
     }
     if (finished) {
-      await ack(
-        deps,
-        lockToken,
-        finished.ok
-          ? success(item, finished.result)
-          : failure(item, applicationError(finished.error)),
+      const completion = finished.ok
+        ? success(item, finished.result)
+        : failure(item, applicationError(finished.error));
+      const acked = await ack(deps, lockToken, completion);
+      const result = !acked ? 'infra_error' : finished.ok ? 'success' : 'app_error';
+      deps.metrics.increment(
+        result === 'success'
+          ? 'activitySuccess'
+          : result === 'app_error'
+            ? 'activityAppErrors'
+            : 'activityInfraErrors',
+        { activity_name: item.name },
       );
+      deps.metrics.record('duroxide_activity_duration_seconds', (Date.now() - startedMs) / 1_000, {
+        activity_name: item.name,
+        outcome: result,
+        tag: item.tag ?? 'default',
+      });
+      outcome(result);
+      if (result !== 'success') {
+        span.setStatus({
+          code: SpanStatusCode.ERROR,
+          message: finished.ok ? 'ack failed' : finished.error,
+        });
+      }
       return;
     }
-    deps.metrics.increment('activityCancelled');
+    deps.metrics.increment('activityCancelled', { activity_name: item.name });
+    outcome('cancelled');
     const grace = new AbortController();
     const settled = body.then(() => grace.abort());
     await sleepUnlessStopped(options.activityCancellationGracePeriodMs, grace.signal);
     if (!grace.signal.aborted) {
-      logger.warn('Activity did not finish within grace period; its result is discarded', {
-        instance: item.instance,
-        activityName: item.name,
-      });
+      logger.warn({}, 'Activity did not finish within grace period; its result is discarded');
       deps.stragglers.add(settled);
       void settled.finally(() => deps.stragglers.delete(settled));
     }
@@ -161,9 +207,7 @@ function cancelled(signal: AbortSignal): Promise<undefined> {
 
 async function activityContext(
   deps: ActivityDependencies,
-  item: WorkItemOf<'ActivityExecute'>,
-  attemptCount: number,
-  workerId: string,
+  { item, attemptCount, workerId }: FetchedActivity,
   controller: AbortController,
 ): Promise<ActivityContext> {
   let orchestrationName = 'unknown';
@@ -224,22 +268,22 @@ function failure(item: WorkItemOf<'ActivityExecute'>, details: ErrorDetails): Wo
   };
 }
 
+/** Acknowledges a work item; a failure is logged, counted, and the lock given back. */
 async function ack(
   deps: ActivityDependencies,
   lockToken: string,
   completion: WorkItem,
-): Promise<void> {
+): Promise<boolean> {
   try {
     await deps.provider.ackWorkItem(lockToken, completion);
-    if (completion.type === 'ActivityCompleted') deps.metrics.increment('activitySuccess');
-    else if (completion.type === 'ActivityFailed' && completion.details.type === 'Application') {
-      deps.metrics.increment('activityAppErrors');
-    }
+    return true;
   } catch (error) {
-    deps.logger.warn('worker: atomic ack failed, abandoning work item', {
-      error: asProviderError('ack_work_item', error).message,
-    });
-    deps.metrics.increment('activityInfraErrors');
+    deps.metrics.increment('activityAckFailures');
+    deps.logger.warn(
+      { error: asProviderError('ack_work_item', error).message },
+      'worker: atomic ack failed, abandoning work item',
+    );
     await deps.provider.abandonWorkItem(lockToken, 100, false).catch(() => undefined);
+    return false;
   }
 }

@@ -4,7 +4,10 @@ import {
   type DispatcherCapabilityFilter,
 } from '../../provider/fetch-filters.js';
 import type { FetchedOrchestrationItem } from '../../provider/orchestration-item.js';
+import { SpanStatusCode } from '@opentelemetry/api';
+import { withLogFields } from '../logger.js';
 import { renewalIntervalMs } from '../runtime-options.js';
+import { SPAN_ATTRIBUTES, SPAN_NAMES } from '../runtime-tracing.js';
 import { processOrchestrationItem } from '../turn/orchestration-turn.js';
 import { abandonQuietly, type TurnDependencies } from '../turn/turn-commit.js';
 import { runSlot } from './slot-loop.js';
@@ -50,27 +53,69 @@ export class OrchestrationDispatcher {
     );
     if (!fetched?.value) return false;
     const { item, lockToken, attemptCount } = fetched.value;
+    this.deps.metrics.increment('orchDispatcherItemsFetched');
+    // Every line logged about this item names it, so a poison warning and an ack failure of one
+    // lock can be told apart from those of another.
+    const deps = {
+      ...this.deps,
+      logger: withLogFields(this.deps.logger, {
+        instanceId: item.instance,
+        executionId: item.executionId,
+        lockToken,
+        attemptCount,
+      }),
+    };
     const pinned = item.history.find(
       (event) => event.kind.type === 'OrchestrationStarted',
     )?.duroxideVersion;
     if (pinned !== undefined && !this.supports(pinned)) {
       // Defence in depth: the provider filter should have skipped this execution.
-      this.deps.logger.warn('Execution pinned at incompatible version, abandoning', {
-        instance: item.instance,
-        pinned,
-      });
-      await abandonQuietly(this.deps, lockToken, 1_000);
+      deps.logger.warn({ pinned }, 'Execution pinned at incompatible version, abandoning');
+      await abandonQuietly(deps, lockToken, 1_000);
       return true;
     }
     const stopRenewal = startRenewal(
       renewalIntervalMs(options.orchestratorLockTimeoutMs, options.orchestratorLockRenewalBufferMs),
       () => provider.renewOrchestrationItemLock(lockToken, options.orchestratorLockTimeoutMs),
-      () => undefined,
+      (error) => {
+        deps.metrics.increment('orchLockSteals');
+        deps.logger.warn(
+          { error: String(error) },
+          'Orchestration lock could not be renewed; the turn may not commit',
+        );
+      },
     );
+    const startedMs = Date.now();
+    const attributes = {
+      [SPAN_ATTRIBUTES.instanceId]: item.instance,
+      [SPAN_ATTRIBUTES.executionId]: item.executionId,
+      [SPAN_ATTRIBUTES.orchestrationName]: item.orchestrationName,
+      [SPAN_ATTRIBUTES.orchestrationVersion]: item.version,
+      [SPAN_ATTRIBUTES.attempt]: attemptCount,
+    };
     try {
-      await processOrchestrationItem(this.deps, item, lockToken, attemptCount);
+      await deps.tracing.inSpan(SPAN_NAMES.orchestrationTurn, attributes, async (span) => {
+        const { disposition, orchestrationVersion } = await processOrchestrationItem(
+          deps,
+          item,
+          lockToken,
+          attemptCount,
+        );
+        span.setAttribute(SPAN_ATTRIBUTES.turnDisposition, disposition);
+        if (orchestrationVersion !== null) {
+          span.setAttribute(SPAN_ATTRIBUTES.orchestrationVersion, orchestrationVersion);
+        }
+        if (disposition === 'ack_failed' || disposition === 'poison_failed') {
+          span.setStatus({ code: SpanStatusCode.ERROR, message: disposition });
+        }
+      });
     } finally {
       stopRenewal();
+      deps.metrics.record(
+        'duroxide_orchestration_dispatcher_processing_duration_ms',
+        Date.now() - startedMs,
+        { orchestration_name: item.orchestrationName },
+      );
     }
     return true;
   }

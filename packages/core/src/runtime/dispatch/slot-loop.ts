@@ -30,10 +30,13 @@ export async function runSlot(
     } catch (error) {
       const failure = asProviderError(operation, error);
       failures = failure.retryable ? failures + 1 : 0;
-      logger.warn(`Error in ${operation}`, {
-        error: failure.message,
-        retryable: failure.retryable,
-      });
+      logger.warn(
+        {
+          error: failure.message,
+          retryable: failure.retryable,
+        },
+        `Error in ${operation}`,
+      );
       await sleepUnlessStopped(fetchErrorBackoffMs(failure.retryable, failures), stop);
       continue;
     }

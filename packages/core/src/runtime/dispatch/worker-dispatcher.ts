@@ -1,6 +1,8 @@
 import type { FetchedWorkItem } from '../../provider/orchestration-item.js';
 import type { SessionFetchConfig } from '../../provider/fetch-filters.js';
+import { withLogFields } from '../logger.js';
 import { renewalIntervalMs } from '../runtime-options.js';
+import { SPAN_ATTRIBUTES, SPAN_NAMES } from '../runtime-tracing.js';
 import { runActivity, type ActivityDependencies } from './activity-execution.js';
 import { runSlot } from './slot-loop.js';
 import { fetchUnlessStopped, sleepUnlessStopped } from './stoppable-wait.js';
@@ -81,8 +83,9 @@ export class WorkerDispatcher {
     );
     if (!fetched?.value) return false;
     const { item, lockToken, attemptCount } = fetched.value;
+    this.deps.metrics.increment('workerDispatcherItemsFetched');
     if (item.type !== 'ActivityExecute') {
-      logger.error('unexpected work item on the worker queue', { type: item.type });
+      logger.error({ type: item.type }, 'unexpected work item on the worker queue');
       await provider.abandonWorkItem(lockToken, 1_000, false).catch(() => undefined);
       return true;
     }
@@ -95,10 +98,36 @@ export class WorkerDispatcher {
         return true;
       }
     }
+    const deps = {
+      ...this.deps,
+      logger: withLogFields(logger, {
+        instanceId: item.instance,
+        executionId: item.executionId,
+        activityName: item.name,
+        activityId: item.id,
+        lockToken,
+        attemptCount,
+      }),
+    };
+    const attributes = {
+      [SPAN_ATTRIBUTES.instanceId]: item.instance,
+      [SPAN_ATTRIBUTES.executionId]: item.executionId,
+      [SPAN_ATTRIBUTES.activityName]: item.name,
+      [SPAN_ATTRIBUTES.activityId]: item.id,
+      [SPAN_ATTRIBUTES.attempt]: attemptCount,
+      [SPAN_ATTRIBUTES.workerId]: workerId,
+    };
+    const startedMs = Date.now();
     try {
-      await runActivity(this.deps, item, lockToken, attemptCount, workerId);
+      await deps.tracing.inSpan(SPAN_NAMES.activityExecution, attributes, (span) =>
+        runActivity(deps, { item, lockToken, attemptCount, workerId, span }),
+      );
     } finally {
       if (sessionId !== undefined) this.sessions.leave(sessionId);
+      deps.metrics.record(
+        'duroxide_worker_dispatcher_execution_duration_ms',
+        Date.now() - startedMs,
+      );
     }
     return true;
   }
@@ -124,14 +153,14 @@ export class WorkerDispatcher {
           options.sessionIdleTimeoutMs,
         );
       } catch (error) {
-        logger.warn('Session lock renewal failed', { error: String(error) });
+        logger.warn({ error: String(error) }, 'Session lock renewal failed');
       }
       if (Date.now() < nextCleanup) continue;
       nextCleanup = Date.now() + options.sessionCleanupIntervalMs;
       try {
         await provider.cleanupOrphanedSessions(options.sessionIdleTimeoutMs);
       } catch (error) {
-        logger.warn('Session cleanup failed', { error: String(error) });
+        logger.warn({ error: String(error) }, 'Session cleanup failed');
       }
     }
   }

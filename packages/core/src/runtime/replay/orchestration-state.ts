@@ -136,12 +136,15 @@ export class OrchestrationState implements OrchestrationInfo {
 
   private trace(level: 'info' | 'warn' | 'error' | 'debug', message: string): void {
     if (this.state.isReplaying) return;
-    this.logger[level](message, {
-      target: 'duroxide::orchestration',
-      instanceId: this.instanceId,
-      executionId: this.executionId,
-      orchestrationName: this.orchestrationName,
-      orchestrationVersion: this.orchestrationVersion,
-    });
+    this.logger[level](
+      {
+        target: 'duroxide::orchestration',
+        instanceId: this.instanceId,
+        executionId: this.executionId,
+        orchestrationName: this.orchestrationName,
+        orchestrationVersion: this.orchestrationVersion,
+      },
+      message,
+    );
   }
 }

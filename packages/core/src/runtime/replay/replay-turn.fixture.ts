@@ -1,6 +1,6 @@
 import type { Event, EventKind } from '../../model/event.js';
 import type { WorkItem, WorkItemOf } from '../../model/work-item.js';
-import { createConsoleLogger } from '../logger.js';
+import { createDefaultLogger } from '../logger.js';
 import { ReplayEngine, type OrchestrationFunction } from './replay-engine.js';
 import type { TurnResult } from './turn-result.js';
 
@@ -59,7 +59,7 @@ export function turn(
     history,
     persistedLength: history.length,
     kvSnapshot: new Map(),
-    logger: createConsoleLogger('error'),
+    logger: createDefaultLogger('error'),
   });
   engine.prepCompletions(messages);
   const first = history[0];

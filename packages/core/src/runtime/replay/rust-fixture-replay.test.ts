@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Event } from '../../model/event.js';
 import { decodeEvent } from '../../model/event-codec.js';
 import type { KvEntry } from '../../provider/orchestration-item.js';
-import { createConsoleLogger } from '../logger.js';
+import { createDefaultLogger } from '../logger.js';
 import { ReplayEngine } from './replay-engine.js';
 import { FIXTURE_ORCHESTRATIONS } from './rust-fixture-orchestrations.fixture.js';
 
@@ -134,7 +134,7 @@ describe('histories written by Rust duroxide 0.1.30', () => {
         history: replayed,
         persistedLength: replayed.length,
         kvSnapshot: kvBefore(c.all, c.execution.instance, c.execution.executionId),
-        logger: createConsoleLogger('error'),
+        logger: createDefaultLogger('error'),
       });
       const result = engine.execute(c.handler, c.started.input, c.started.name, c.started.version);
       expect(engine.historyDelta.map(normalized)).toEqual(

@@ -5,6 +5,7 @@ import { encodeWorkItem } from '../../model/work-item-codec.js';
 import type { OrchestrationItem } from '../../provider/orchestration-item.js';
 import { newEvent } from '../runtime-version.js';
 import { nextEventId, summarizeHistory } from './history-summary.js';
+import type { ProviderError } from '../../provider/provider-error.js';
 import { ackTurn, resolveParentExecutionId, type TurnDependencies } from './turn-commit.js';
 
 /** The event id duroxide gives the failure of an instance whose history cannot be decoded. */
@@ -16,6 +17,10 @@ const UNDECODABLE_HISTORY_EVENT_ID = 99999;
  * id 99999; otherwise the failure (with the batch as JSON) is appended, after a new
  * `OrchestrationStarted` when the execution has no history, and a parent is notified. A batch
  * between executions fails the successor execution, so the previous one stays ContinuedAsNew.
+ *
+ * The disposition is counted only once its ack committed (`orchPoison`). A rejected ack (an
+ * expired or stolen lock, duroxide#47) leaves the messages in the queue: it is counted in
+ * `orchPoisonFailed` instead and logged as such, never as poison.
  * @internal
  */
 export async function failAsPoison(
@@ -23,9 +28,8 @@ export async function failAsPoison(
   item: OrchestrationItem,
   lockToken: string,
   attemptCount: number,
-): Promise<void> {
+): Promise<'poisoned' | 'poison_failed'> {
   const maxAttempts = deps.options.maxAttempts;
-  deps.metrics.increment('orchPoison');
   if (item.historyError !== null) {
     const details: ErrorDetails = {
       type: 'Poison',
@@ -39,7 +43,7 @@ export async function failAsPoison(
       },
       message: item.historyError,
     };
-    await ackTurn(deps, lockToken, {
+    const failure = await ackTurn(deps, lockToken, {
       executionId: item.executionId,
       delta: [
         newEvent(UNDECODABLE_HISTORY_EVENT_ID, item.instance, item.executionId, null, {
@@ -57,7 +61,7 @@ export async function failAsPoison(
       },
       cancelledActivities: [],
     });
-    return;
+    return countDisposition(deps, failure);
   }
 
   const latest = summarizeHistory(item.history);
@@ -119,7 +123,7 @@ export async function failAsPoison(
       details,
     });
   }
-  await ackTurn(deps, lockToken, {
+  const failure = await ackTurn(deps, lockToken, {
     executionId,
     delta,
     workerItems: [],
@@ -133,6 +137,23 @@ export async function failAsPoison(
     },
     cancelledActivities: [],
   });
+  return countDisposition(deps, failure);
+}
+
+function countDisposition(
+  deps: TurnDependencies,
+  failure: ProviderError | null,
+): 'poisoned' | 'poison_failed' {
+  if (failure === null) {
+    deps.metrics.increment('orchPoison');
+    return 'poisoned';
+  }
+  deps.metrics.increment('orchPoisonFailed');
+  deps.logger.warn(
+    { error: failure.message },
+    'Poison disposition was not committed (ack failed); the messages are still in the queue',
+  );
+  return 'poison_failed';
 }
 
 /** The start a poisoned batch describes: a continue-as-new start, or a client start (not for a successor). */

@@ -22,6 +22,30 @@ import {
 import { executeTurn } from './turn-execution.js';
 
 /**
+ * What became of one fetched orchestration item: its turn was committed, it was failed as
+ * poison (or that disposition's ack failed, leaving the messages in the queue), it was abandoned
+ * for a later retry, or its ack failed.
+ * @internal
+ */
+export type TurnDisposition =
+  'committed' | 'poisoned' | 'poison_failed' | 'abandoned' | 'ack_failed';
+
+/**
+ * What became of an item, and the orchestration version its turn ran (`null` when no handler
+ * ran; a new instance's version is only known once the handler was resolved).
+ * @internal
+ */
+export interface TurnOutcome {
+  readonly disposition: TurnDisposition;
+  readonly orchestrationVersion: string | null;
+}
+
+const outcome = (disposition: TurnDisposition, version: string | null = null): TurnOutcome => ({
+  disposition,
+  orchestrationVersion: version,
+});
+
+/**
  * Processes one fetched orchestration item, as duroxide 0.1.32's `process_orchestration_item`:
  * poison past `maxAttempts`; undecodable history abandoned (1 s) until it poisons; inputs for an
  * execution that continued-as-new but whose successor start is not in the batch abandoned with
@@ -36,24 +60,29 @@ export async function processOrchestrationItem(
   item: OrchestrationItem,
   lockToken: string,
   attemptCount: number,
-): Promise<void> {
+): Promise<TurnOutcome> {
   const { options, logger } = deps;
   const instance = item.instance;
   if (attemptCount > options.maxAttempts) {
-    logger.warn('Orchestration message exceeded max attempts, marking as poison', {
-      instance,
-      attemptCount,
-    });
-    await failAsPoison(deps, item, lockToken, attemptCount);
-    return;
+    logger.warn(
+      {
+        instance,
+        attemptCount,
+      },
+      'Orchestration message exceeded max attempts, marking as poison',
+    );
+    return outcome(await failAsPoison(deps, item, lockToken, attemptCount));
   }
   if (item.historyError !== null) {
-    logger.warn('History deserialization failed, abandoning with 1s backoff', {
-      instance,
-      error: item.historyError,
-    });
+    logger.warn(
+      {
+        instance,
+        error: item.historyError,
+      },
+      'History deserialization failed, abandoning with 1s backoff',
+    );
     await abandonQuietly(deps, lockToken, 1_000);
-    return;
+    return outcome('abandoned');
   }
 
   const summary = summarizeHistory(item.history);
@@ -64,16 +93,19 @@ export async function processOrchestrationItem(
     item.history.some((event) => event.kind.type === 'OrchestrationFailed');
   if (summary.isContinuedAsNew && !terminalAfterCan && !batch.isContinueAsNew) {
     const backoffMs = unregisteredBackoffMs(options, attemptCount);
-    logger.warn('CAN successor start not visible, abandoning instance inputs', {
-      instance,
-      attemptCount,
-      backoffMs,
-    });
+    logger.warn(
+      {
+        instance,
+        attemptCount,
+        backoffMs,
+      },
+      'CAN successor start not visible, abandoning instance inputs',
+    );
     await abandonQuietly(deps, lockToken, backoffMs);
-    return;
+    return outcome('abandoned');
   }
   if (summary.isCompleted || summary.isFailed || terminalAfterCan) {
-    await ackTurn(deps, lockToken, {
+    const failure = await ackTurn(deps, lockToken, {
       executionId: item.executionId,
       delta: [],
       workerItems: [],
@@ -81,7 +113,7 @@ export async function processOrchestrationItem(
       metadata: {},
       cancelledActivities: [],
     });
-    return;
+    return outcome(failure ? 'ack_failed' : 'committed');
   }
 
   const collisions =
@@ -93,6 +125,7 @@ export async function processOrchestrationItem(
   let workerItems: WorkItem[] = [];
   let orchestratorItems: WorkItem[] = [];
   let cancelled: ScheduledActivityIdentifier[] = [];
+  let version: string | null = null;
   if (batch.orchestrationName !== '') {
     const resolved =
       batch.version !== null
@@ -100,19 +133,33 @@ export async function processOrchestrationItem(
         : deps.orchestrations.resolveLatest(batch.orchestrationName);
     if (!resolved) {
       const backoffMs = unregisteredBackoffMs(options, attemptCount);
-      logger.warn('Orchestration not registered, abandoning with backoff', {
-        instance,
-        orchestrationName: batch.orchestrationName,
-        version: batch.version ?? 'latest',
-        attemptCount,
-        backoffMs,
-      });
+      logger.warn(
+        {
+          instance,
+          orchestrationName: batch.orchestrationName,
+          version: batch.version ?? 'latest',
+          attemptCount,
+          backoffMs,
+        },
+        'Orchestration not registered, abandoning with backoff',
+      );
       await abandonQuietly(deps, lockToken, backoffMs);
-      return;
+      return outcome('abandoned');
     }
+    version = resolved.version;
     const started =
       persisted.length === 0 ? [startedEvent(instance, executionId, batch, resolved.version)] : [];
-    if (started.length > 0 || batch.isContinueAsNew) deps.metrics.increment('orchStarts');
+    if (started.length > 0 || batch.isContinueAsNew) {
+      deps.metrics.increment('orchStarts', {
+        orchestration_name: batch.orchestrationName,
+        version: resolved.version,
+        initiated_by: batch.isContinueAsNew
+          ? 'continueAsNew'
+          : batch.parentInstance !== null
+            ? 'suborchestration'
+            : 'client',
+      });
+    }
     deps.metrics.increment('orchTurns');
     const output = await executeTurn({
       instance,
@@ -133,7 +180,7 @@ export async function processOrchestrationItem(
   let metadata: ExecutionMetadata = metadataFromDelta(delta);
   const violation = limitViolation(delta, item.kvSnapshot);
   if (violation !== null) {
-    logger.error(`${violation}, failing orchestration`, { instance, executionId });
+    logger.error({ instance, executionId }, `${violation}, failing orchestration`);
     const details = {
       type: 'Application',
       kind: { type: 'OrchestrationFailed' },
@@ -150,7 +197,7 @@ export async function processOrchestrationItem(
     workerItems = [];
     orchestratorItems = [];
   }
-  recordOutcome(deps, delta);
+  recordOutcome(deps, [...persisted, ...delta], delta);
 
   if (metadata.status !== undefined && metadata.status !== 'Running') {
     const reason = {
@@ -179,12 +226,15 @@ export async function processOrchestrationItem(
     metadata,
     cancelledActivities: cancelled,
   });
-  if (!failure) return;
+  if (!failure) return outcome('committed', version);
 
-  logger.warn('Failed to ack orchestration item, failing orchestration', {
-    instance,
-    error: failure.message,
-  });
+  logger.warn(
+    {
+      instance,
+      error: failure.message,
+    },
+    'Failed to ack orchestration item, failing orchestration',
+  );
   deps.metrics.increment('orchInfrastructureErrors');
   const details = failure.toInfrastructureError();
   const failed = [
@@ -202,12 +252,16 @@ export async function processOrchestrationItem(
     cancelledActivities: [],
   });
   if (fallback) {
-    logger.warn('Failed to commit failure event, abandoning lock', {
-      instance,
-      error: fallback.message,
-    });
+    logger.warn(
+      {
+        instance,
+        error: fallback.message,
+      },
+      'Failed to commit failure event, abandoning lock',
+    );
     await abandonQuietly(deps, lockToken, 50);
   }
+  return outcome('ack_failed', version);
 }
 
 function startedEvent(
@@ -232,17 +286,45 @@ function startedEvent(
   });
 }
 
-function recordOutcome(deps: TurnDependencies, delta: readonly Event[]): void {
+/** Counts the terminal events of a turn and records the duration of an execution that ended. */
+function recordOutcome(
+  deps: TurnDependencies,
+  history: readonly Event[],
+  delta: readonly Event[],
+): void {
+  const started = history.find((event) => event.kind.type === 'OrchestrationStarted');
+  const labels =
+    started?.kind.type === 'OrchestrationStarted'
+      ? { orchestration_name: started.kind.name, version: started.kind.version }
+      : {};
+  const ended = (status: string, event: Event): void => {
+    if (started === undefined) return;
+    deps.metrics.record(
+      'duroxide_orchestration_duration_seconds',
+      Math.max(0, event.timestampMs - started.timestampMs) / 1_000,
+      { ...labels, status },
+    );
+  };
   for (const event of delta) {
     const kind = event.kind;
-    if (kind.type === 'OrchestrationCompleted') deps.metrics.increment('orchCompletions');
-    if (kind.type === 'OrchestrationContinuedAsNew') deps.metrics.increment('orchContinueAsNew');
+    if (kind.type === 'OrchestrationCompleted') {
+      deps.metrics.increment('orchCompletions', labels);
+      ended('success', event);
+    }
+    if (kind.type === 'OrchestrationContinuedAsNew') {
+      deps.metrics.increment('orchContinueAsNew', labels);
+      ended('continued_as_new', event);
+    }
     if (kind.type !== 'OrchestrationFailed') continue;
-    deps.metrics.increment('orchFailures');
+    deps.metrics.increment('orchFailures', labels);
+    ended('failed', event);
     const category = kind.details.type;
-    if (category === 'Application') deps.metrics.increment('orchApplicationErrors');
-    else if (category === 'Infrastructure') deps.metrics.increment('orchInfrastructureErrors');
-    else if (category === 'Configuration') deps.metrics.increment('orchConfigurationErrors');
+    if (category === 'Application') deps.metrics.increment('orchApplicationErrors', labels);
+    else if (category === 'Infrastructure') {
+      deps.metrics.increment('orchInfrastructureErrors', labels);
+    } else if (category === 'Configuration') {
+      deps.metrics.increment('orchConfigurationErrors', labels);
+    }
   }
 }
 

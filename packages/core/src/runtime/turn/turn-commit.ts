@@ -8,6 +8,7 @@ import type { Provider } from '../../provider/provider.js';
 import { ProviderError } from '../../provider/provider-error.js';
 import type { Logger } from '../logger.js';
 import type { RuntimeMetrics } from '../runtime-metrics.js';
+import type { RuntimeTracing } from '../runtime-tracing.js';
 import type { OrchestrationRegistry } from '../registry.js';
 import type { ResolvedRuntimeOptions } from '../runtime-options.js';
 
@@ -18,6 +19,7 @@ export interface TurnDependencies {
   readonly orchestrations: OrchestrationRegistry;
   readonly logger: Logger;
   readonly metrics: RuntimeMetrics;
+  readonly tracing: RuntimeTracing;
 }
 
 /** One commit of a turn. @internal */
@@ -71,7 +73,7 @@ const ACK_RETRIES = 5;
 /**
  * Acknowledges a turn, retrying retryable provider errors with 10 ms doubling backoff (five
  * times, as duroxide); a permanent error is returned at once so the caller can record the
- * failure. After the retries the lock is abandoned.
+ * failure. After the retries the lock is abandoned. Every failed ack counts in `orchAckFailures`.
  * @returns `null` when committed, else the last error.
  * @internal
  */
@@ -94,11 +96,18 @@ export async function ackTurn(
       return null;
     } catch (error) {
       const failure = asProviderError('ack_orchestration_item', error);
-      if (!failure.retryable) return failure;
+      if (!failure.retryable) {
+        deps.metrics.increment('orchAckFailures');
+        return failure;
+      }
       if (attempt >= ACK_RETRIES) {
-        deps.logger.warn('Failed to ack_orchestration_item after max retries', {
-          error: failure.message,
-        });
+        deps.metrics.increment('orchAckFailures');
+        deps.logger.warn(
+          {
+            error: failure.message,
+          },
+          'Failed to ack_orchestration_item after max retries',
+        );
         await abandonQuietly(deps, lockToken, 50);
         return failure;
       }
@@ -116,9 +125,12 @@ export async function abandonQuietly(
   try {
     await deps.provider.abandonOrchestrationItem(lockToken, delayMs, false);
   } catch (error) {
-    deps.logger.warn('abandon_orchestration_item failed; the lock will expire', {
-      error: String(error),
-    });
+    deps.logger.warn(
+      {
+        error: String(error),
+      },
+      'abandon_orchestration_item failed; the lock will expire',
+    );
   }
 }
 
@@ -149,11 +161,11 @@ export async function resolveParentExecutionId(
     return events.reduce((max, event) => Math.max(max, event.executionId), 1);
   } catch (error) {
     deps.logger.warn(
-      'failed to read parent history for sub-orchestration routing; defaulting to 1',
       {
         parentInstance,
         error: String(error),
       },
+      'failed to read parent history for sub-orchestration routing; defaulting to 1',
     );
     return 1;
   }

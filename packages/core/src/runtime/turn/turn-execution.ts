@@ -138,8 +138,8 @@ export async function executeTurn(input: TurnInput): Promise<TurnOutput> {
       append({ type: 'OrchestrationContinuedAsNew', input: result.input });
       if (carried.length > MAX_CARRY_FORWARD_EVENTS) {
         input.logger.warn(
-          `Dropping ${carried.length - MAX_CARRY_FORWARD_EVENTS} carry-forward events beyond limit of ${MAX_CARRY_FORWARD_EVENTS} during continue-as-new`,
           { instance, dropped: carried.slice(MAX_CARRY_FORWARD_EVENTS) },
+          `Dropping ${carried.length - MAX_CARRY_FORWARD_EVENTS} carry-forward events beyond limit of ${MAX_CARRY_FORWARD_EVENTS} during continue-as-new`,
         );
         carried = carried.slice(0, MAX_CARRY_FORWARD_EVENTS);
       }

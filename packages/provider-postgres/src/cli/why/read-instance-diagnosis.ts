@@ -1,0 +1,171 @@
+import { decodeWorkItem } from '@duro/core';
+import type { CliStore } from '../store-connection.js';
+
+/** A queued message of the instance, orchestrator or worker queue. */
+export interface QueuedMessage {
+  readonly id: number;
+  /** The work item's variant (`TimerFired`, `ActivityExecute`, ...). */
+  readonly type: string;
+  /** The activity name, for `ActivityExecute`. */
+  readonly activityName: string | null;
+  readonly activityId: number | null;
+  readonly visibleAtMs: number;
+  readonly lockToken: string | null;
+  readonly lockedUntilMs: number | null;
+  readonly attemptCount: number;
+  readonly sessionId: string | null;
+  readonly tag: string | null;
+  readonly createdAtMs: number;
+}
+
+/** A session row: which worker owns it and until when. */
+export interface SessionLease {
+  readonly sessionId: string;
+  readonly ownerId: string;
+  readonly lockedUntilMs: number;
+  readonly lastActivityAtMs: number;
+}
+
+/** Everything the store holds that decides whether an instance can run now. */
+export interface InstanceDiagnosis {
+  readonly instanceId: string;
+  readonly instance: {
+    readonly orchestrationName: string;
+    readonly orchestrationVersion: string | null;
+    readonly executionId: number;
+    readonly status: string | null;
+    readonly completedAtMs: number | null;
+    readonly pinnedVersion: string | null;
+  } | null;
+  readonly lock: {
+    readonly lockToken: string;
+    readonly lockedAtMs: number;
+    readonly lockedUntilMs: number;
+  } | null;
+  readonly orchestratorMessages: readonly QueuedMessage[];
+  readonly workerMessages: readonly QueuedMessage[];
+  readonly sessions: readonly SessionLease[];
+}
+
+/** Most queued messages read per queue; an instance with more is far from its usual shape. */
+const MESSAGE_LIMIT = 100;
+
+type Row = Record<string, unknown>;
+
+const asNumber = (value: unknown): number | null =>
+  value === null || value === undefined ? null : Number(value);
+const asText = (value: unknown): string | null =>
+  typeof value === 'string' ? value : typeof value === 'number' ? String(value) : null;
+
+/**
+ * Reads the instance row, its current execution (status and pinned duroxide version), its
+ * `instance_locks` row, its messages in both queues, and the sessions of its queued activities,
+ * as of now (one snapshot per query; they are read in that order).
+ */
+export async function readInstanceDiagnosis(
+  store: CliStore,
+  instanceId: string,
+): Promise<InstanceDiagnosis> {
+  const s = store.schemaSql;
+  const query = async (sql: string, values: unknown[]): Promise<Row[]> =>
+    (await store.pool.query<Row>(sql, values)).rows;
+  const [instanceRow] = await query(
+    `SELECT i.orchestration_name, i.orchestration_version, i.current_execution_id, e.status,
+            (EXTRACT(EPOCH FROM e.completed_at) * 1000)::bigint AS completed_ms,
+            e.duroxide_version_major AS major, e.duroxide_version_minor AS minor,
+            e.duroxide_version_patch AS patch
+       FROM ${s}.instances i
+       LEFT JOIN ${s}.executions e
+         ON e.instance_id = i.instance_id AND e.execution_id = i.current_execution_id
+      WHERE i.instance_id = $1`,
+    [instanceId],
+  );
+  const [lockRow] = await query(
+    `SELECT lock_token, locked_at, locked_until FROM ${s}.instance_locks WHERE instance_id = $1`,
+    [instanceId],
+  );
+  const messageColumns = `id, work_item, lock_token, locked_until, attempt_count,
+      (EXTRACT(EPOCH FROM visible_at) * 1000)::bigint AS visible_ms,
+      (EXTRACT(EPOCH FROM created_at) * 1000)::bigint AS created_ms`;
+  const orchestrator = await query(
+    `SELECT ${messageColumns}, NULL AS session_id, NULL AS tag
+       FROM ${s}.orchestrator_queue WHERE instance_id = $1 ORDER BY visible_at, id LIMIT ${MESSAGE_LIMIT}`,
+    [instanceId],
+  );
+  const worker = await query(
+    `SELECT ${messageColumns}, session_id, tag
+       FROM ${s}.worker_queue WHERE instance_id = $1 ORDER BY id LIMIT ${MESSAGE_LIMIT}`,
+    [instanceId],
+  );
+  const sessionIds = [
+    ...new Set(worker.map((row) => asText(row.session_id)).filter((id) => id !== null)),
+  ];
+  const sessions =
+    sessionIds.length === 0
+      ? []
+      : await query(
+          `SELECT session_id, worker_id, locked_until, last_activity_at FROM ${s}.sessions WHERE session_id = ANY($1)`,
+          [sessionIds],
+        );
+  const major = asNumber(instanceRow?.major);
+  return {
+    instanceId,
+    instance: instanceRow
+      ? {
+          orchestrationName: String(instanceRow.orchestration_name),
+          orchestrationVersion: asText(instanceRow.orchestration_version),
+          executionId: Number(instanceRow.current_execution_id),
+          status: asText(instanceRow.status),
+          completedAtMs: asNumber(instanceRow.completed_ms),
+          pinnedVersion:
+            major === null
+              ? null
+              : `${major}.${asNumber(instanceRow.minor) ?? 0}.${asNumber(instanceRow.patch) ?? 0}`,
+        }
+      : null,
+    lock: lockRow
+      ? {
+          lockToken: String(lockRow.lock_token),
+          lockedAtMs: Number(lockRow.locked_at),
+          lockedUntilMs: Number(lockRow.locked_until),
+        }
+      : null,
+    orchestratorMessages: orchestrator.map(queuedMessage),
+    workerMessages: worker.map(queuedMessage),
+    sessions: sessions.map((row) => ({
+      sessionId: String(row.session_id),
+      ownerId: String(row.worker_id),
+      lockedUntilMs: Number(row.locked_until),
+      lastActivityAtMs: Number(row.last_activity_at),
+    })),
+  };
+}
+
+function queuedMessage(row: Row): QueuedMessage {
+  let type = 'unreadable';
+  let activityName: string | null = null;
+  let activityId: number | null = null;
+  try {
+    const item = decodeWorkItem(String(row.work_item));
+    type = item.type;
+    if (item.type === 'ActivityExecute') {
+      activityName = item.name;
+      activityId = item.id;
+    }
+  } catch {
+    // A message the runtime cannot read either: shown as 'unreadable'.
+  }
+  return {
+    id: Number(row.id),
+    type,
+    activityName,
+    activityId,
+    visibleAtMs: Number(row.visible_ms),
+    lockToken: asText(row.lock_token),
+    lockedUntilMs: asNumber(row.locked_until),
+    attemptCount: Number(row.attempt_count),
+    sessionId: asText(row.session_id),
+    tag: asText(row.tag),
+    createdAtMs: Number(row.created_ms),
+  };
+}
