@@ -1,0 +1,126 @@
+/**
+ * `@duro/core/validation`: duroxide's provider validation suite, ported module for module and
+ * test for test. A provider package runs all of it with one call:
+ *
+ * ```ts
+ * import { describeProviderValidations } from '@duro/core/validation';
+ *
+ * describeProviderValidations({
+ *   name: 'MyProvider',
+ *   createProvider: () => MyProvider.open(freshStore()),
+ *   destroyProvider: (provider) => (provider as MyProvider).close(),
+ *   lockTimeoutMs: 5_000,
+ *   shortPollThresholdMs: 100,
+ *   supportsLongPolling: false,
+ *   corruptInstanceHistory: (provider, instance) => corruptRows(provider, instance),
+ *   getMaxAttemptCount: (provider, instance) => maxAttempts(provider, instance),
+ * });
+ * ```
+ *
+ * Needs vitest (an optional peer dependency of `@duro/core`).
+ *
+ * @packageDocumentation
+ */
+import { describe, it } from 'vitest';
+import type { ProviderFactory } from './provider-factory.js';
+import {
+  runValidation,
+  validationAppliesTo,
+  type Validation,
+  type ValidationGroup,
+} from './validation-group.js';
+
+export type { ProviderFactory } from './provider-factory.js';
+export {
+  defineValidationGroup,
+  runValidation,
+  validationAppliesTo,
+  validationRun,
+  type Validation,
+  type ValidationContext,
+  type ValidationGroup,
+  type ValidationRun,
+} from './validation-group.js';
+
+/** Every group, in the order of duroxide's `provider_validation/mod.rs`. */
+export const providerValidationGroups: readonly ValidationGroup[] = Object.freeze([]);
+
+/** Options of {@link describeProviderValidations}. */
+export interface ProviderValidationOptions {
+  /**
+   * Validations to skip, by `group.name` + "." + validation name, each with the reason. Printed,
+   * and shown as skipped by vitest.
+   * @default {} (run everything that applies)
+   */
+  readonly skip?: Readonly<Record<string, string>>;
+}
+
+/**
+ * Time one validation may take: the longest ones wait out a few lock timeouts in real time.
+ * Overrides a shorter vitest `testTimeout` of the calling package.
+ */
+function validationTimeoutMs(factory: ProviderFactory): number {
+  return 60_000 + 10 * factory.lockTimeoutMs;
+}
+
+function checkSkipKeys(skip: Readonly<Record<string, string>>): void {
+  const known = new Set(
+    providerValidationGroups.flatMap((group) =>
+      Object.keys(group.validations).map((name) => `${group.name}.${name}`),
+    ),
+  );
+  for (const key of Object.keys(skip)) {
+    if (!known.has(key)) {
+      throw new TypeError(`skip names an unknown validation "${key}" (expected "group.name")`);
+    }
+  }
+}
+
+/**
+ * Registers every validation group in vitest: describe(factory name) → describe(group.name) →
+ * it(validation name). Validations whose `appliesTo` rejects the factory are not registered
+ * (duroxide's runners leave them out by hand). Prints how many validations were registered and
+ * each skipped one with its reason.
+ * @throws {TypeError} when `options.skip` names a validation that does not exist.
+ */
+export function describeProviderValidations(
+  factory: ProviderFactory,
+  options: ProviderValidationOptions = {},
+): void {
+  const skip = options.skip ?? {};
+  checkSkipKeys(skip);
+  const timeoutMs = validationTimeoutMs(factory);
+  const plan = providerValidationGroups.map((group) => ({
+    group,
+    entries: Object.entries<Validation>(group.validations)
+      .filter(([, validation]) => validationAppliesTo(validation, factory))
+      .map(([name, validation]) => ({
+        name,
+        validation,
+        skipReason: skip[`${group.name}.${name}`],
+      })),
+  }));
+  const entries = plan.flatMap(({ group, entries }) =>
+    entries.map((entry) => ({ key: `${group.name}.${entry.name}`, ...entry })),
+  );
+  const skipped = entries.filter((entry) => entry.skipReason !== undefined);
+  console.info(
+    `${factory.name}: ${entries.length - skipped.length} provider validations registered, ` +
+      `${skipped.length} skipped`,
+  );
+  for (const entry of skipped) console.info(`  skipped ${entry.key}: ${entry.skipReason}`);
+
+  describe(`provider validations: ${factory.name}`, () => {
+    for (const { group, entries } of plan) {
+      describe(group.name, () => {
+        for (const { name, validation, skipReason } of entries) {
+          if (skipReason !== undefined) {
+            it.skip(name, () => undefined);
+          } else {
+            it(name, () => runValidation(factory, validation), timeoutMs);
+          }
+        }
+      });
+    }
+  });
+}
