@@ -773,6 +773,9 @@ if (
   }
 }
 
-const { duroxideVersion } = nativeBinding
+const { duroxideVersion, listProviderValidations, PollingRequirement, runProviderValidation } = nativeBinding
 export { duroxideVersion }
+export { listProviderValidations }
+export { PollingRequirement }
+export { runProviderValidation }
 export const __napiBindingTarget = __napiLoadedBindingTarget
