@@ -50,6 +50,7 @@ export {
   workItemToWire,
 } from './model/work-item-codec.js';
 export { WireFormatError } from './model/wire-format-error.js';
+export { InMemoryProvider, type InMemoryProviderOptions } from './memory/in-memory-provider.js';
 export type { ExecutionMetadata, ExecutionStatus } from './provider/execution-metadata.js';
 export {
   MAX_WORKER_TAGS,

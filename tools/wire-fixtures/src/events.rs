@@ -20,17 +20,18 @@ fn event(event_id: u64, source_event_id: Option<u64>, kind: EventKind) -> Event 
 }
 
 fn started(
-    parent: Option<(&str, u64, u64)>,
+    parent: ParentLink,
     carry_forward_events: Option<Vec<(String, String)>>,
     initial_custom_status: Option<&str>,
 ) -> EventKind {
+    let (parent_instance, parent_id, parent_execution_id) = parent_fields(parent);
     EventKind::OrchestrationStarted {
         name: "Checkout".to_string(),
         version: "1.2.0".to_string(),
         input: INPUT.to_string(),
-        parent_instance: parent.map(|(instance, _, _)| instance.to_string()),
-        parent_id: parent.map(|(_, id, _)| id),
-        parent_execution_id: parent.map(|(_, _, execution_id)| execution_id),
+        parent_instance,
+        parent_id,
+        parent_execution_id,
         carry_forward_events,
         initial_custom_status: initial_custom_status.map(str::to_string),
     }
@@ -45,19 +46,7 @@ fn scheduled(session_id: Option<&str>, tag: Option<&str>) -> EventKind {
     }
 }
 
-fn carried() -> Vec<(String, String)> {
-    vec![
-        ("approvals".to_string(), r#"{"by":"ana"}"#.to_string()),
-        ("approvals".to_string(), "raw text".to_string()),
-    ]
-}
-
-fn text(value: &str) -> String {
-    value.to_string()
-}
-
 pub fn fixtures() -> Vec<Fixture> {
-    let parent = Some((PARENT_INSTANCE, 4, 1));
     let mut legacy_failure = event(
         5,
         None,
@@ -92,7 +81,7 @@ pub fn fixtures() -> Vec<Fixture> {
         ),
         Fixture::new(
             "OrchestrationStarted.child",
-            &event(1, None, started(parent, None, None)),
+            &event(1, None, started(PARENT, None, None)),
         ),
         Fixture::new(
             "OrchestrationStarted.continued-as-new",
@@ -108,7 +97,7 @@ pub fn fixtures() -> Vec<Fixture> {
         ),
         Fixture::new(
             "OrchestrationStarted.child-continued-as-new",
-            &event(1, None, started(parent, Some(carried()), Some("half way"))),
+            &event(1, None, started(PARENT, Some(carried()), Some("half way"))),
         ),
         Fixture::new(
             "OrchestrationCompleted",

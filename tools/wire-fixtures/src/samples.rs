@@ -22,6 +22,36 @@ pub const ESCAPES: &str =
 /// The largest integer a JavaScript number holds exactly; the codec's upper bound for u64 fields.
 pub const MAX_SAFE_INTEGER: u64 = 9_007_199_254_740_991;
 
+/// An owned copy of a fixed text.
+pub fn text(value: &str) -> String {
+    value.to_string()
+}
+
+/// The unread queue messages carried across a continue-as-new: `(name, data)` pairs.
+pub fn carried() -> Vec<(String, String)> {
+    vec![
+        (text("approvals"), text(r#"{"by":"ana"}"#)),
+        (text("approvals"), text("raw text")),
+    ]
+}
+
+/// The parent link of a child orchestration: parent instance, the parent's
+/// `SubOrchestrationScheduled` event id, and the parent's execution id.
+pub type ParentLink = Option<(&'static str, u64, u64)>;
+
+/// The parent of every child in the fixtures.
+pub const PARENT: ParentLink = Some((PARENT_INSTANCE, 4, 1));
+
+/// The three optional parent fields of a start, in the form the Rust types hold them.
+pub fn parent_fields(parent: ParentLink) -> (Option<String>, Option<u64>, Option<u64>) {
+    match parent {
+        Some((instance, id, execution_id)) => {
+            (Some(instance.to_string()), Some(id), Some(execution_id))
+        }
+        None => (None, None, None),
+    }
+}
+
 /// The `ErrorDetails` used where an event or work item carries one.
 pub fn activity_error() -> ErrorDetails {
     ErrorDetails::Application {

@@ -5,11 +5,8 @@ use duroxide::providers::WorkItem;
 use crate::samples::*;
 use crate::Fixture;
 
-fn text(value: &str) -> String {
-    value.to_string()
-}
-
-fn start(version: Option<&str>, parent: Option<(&str, u64, u64)>) -> WorkItem {
+fn start(version: Option<&str>, parent: ParentLink) -> WorkItem {
+    let (parent_instance, parent_id, parent_execution_id) = parent_fields(parent);
     WorkItem::StartOrchestration {
         instance: text(if parent.is_some() {
             CHILD_INSTANCE
@@ -19,27 +16,28 @@ fn start(version: Option<&str>, parent: Option<(&str, u64, u64)>) -> WorkItem {
         orchestration: text("Checkout"),
         input: text(INPUT),
         version: version.map(text),
-        parent_instance: parent.map(|(instance, _, _)| text(instance)),
-        parent_id: parent.map(|(_, id, _)| id),
-        parent_execution_id: parent.map(|(_, _, execution_id)| execution_id),
+        parent_instance,
+        parent_id,
+        parent_execution_id,
         execution_id: 1,
     }
 }
 
 fn continue_as_new(
     version: Option<&str>,
-    parent: Option<(&str, u64, u64)>,
+    parent: ParentLink,
     carry_forward_events: Vec<(String, String)>,
     initial_custom_status: Option<&str>,
 ) -> WorkItem {
+    let (parent_instance, parent_id, parent_execution_id) = parent_fields(parent);
     WorkItem::ContinueAsNew {
         instance: text(INSTANCE),
         orchestration: text("Checkout"),
         input: text(INPUT),
         version: version.map(text),
-        parent_instance: parent.map(|(instance, _, _)| text(instance)),
-        parent_id: parent.map(|(_, id, _)| id),
-        parent_execution_id: parent.map(|(_, _, execution_id)| execution_id),
+        parent_instance,
+        parent_id,
+        parent_execution_id,
         carry_forward_events,
         initial_custom_status: initial_custom_status.map(text),
     }
@@ -58,11 +56,6 @@ fn execute(session_id: Option<&str>, tag: Option<&str>) -> WorkItem {
 }
 
 pub fn fixtures() -> Vec<Fixture> {
-    let parent = Some((PARENT_INSTANCE, 4, 1));
-    let carried = vec![
-        (text("approvals"), text(r#"{"by":"ana"}"#)),
-        (text("approvals"), text("raw text")),
-    ];
     vec![
         // Starting and continuing executions
         Fixture::new("StartOrchestration", &start(None, None)),
@@ -70,7 +63,7 @@ pub fn fixtures() -> Vec<Fixture> {
             "StartOrchestration.with-version",
             &start(Some("1.2.0"), None),
         ),
-        Fixture::new("StartOrchestration.child", &start(Some("1.2.0"), parent)),
+        Fixture::new("StartOrchestration.child", &start(Some("1.2.0"), PARENT)),
         Fixture::new(
             "ContinueAsNew",
             &continue_as_new(None, None, Vec::new(), None),
@@ -80,17 +73,17 @@ pub fn fixtures() -> Vec<Fixture> {
             &continue_as_new(
                 Some("1.2.0"),
                 None,
-                carried.clone(),
+                carried(),
                 Some(r#"{"stage":"waiting"}"#),
             ),
         ),
         Fixture::new(
             "ContinueAsNew.child",
-            &continue_as_new(Some("1.2.0"), parent, Vec::new(), None),
+            &continue_as_new(Some("1.2.0"), PARENT, Vec::new(), None),
         ),
         Fixture::new(
             "ContinueAsNew.child-carry-forward",
-            &continue_as_new(None, parent, carried, Some("half way")),
+            &continue_as_new(None, PARENT, carried(), Some("half way")),
         ),
         // Activities
         Fixture::new("ActivityExecute", &execute(None, None)),

@@ -6,6 +6,7 @@
 import { errorDetailsFromWire, errorDetailsToWire } from './error-details-codec.js';
 import type { EventKind, EventKindOf, EventType } from './event.js';
 import {
+  readActivityRouting,
   readDefaultedU64,
   readNullableString,
   readNullableU64,
@@ -14,6 +15,7 @@ import {
   readOptionalU64,
   readString,
   readU64,
+  writeActivityRouting,
   writeU64,
   type WireObject,
   type Writable,
@@ -93,8 +95,7 @@ export function writeEventKindFields(wire: Record<string, unknown>, kind: EventK
     case 'ActivityScheduled':
       wire.name = kind.name;
       wire.input = kind.input;
-      if (kind.sessionId !== undefined) wire.session_id = kind.sessionId;
-      if (kind.tag !== undefined) wire.tag = kind.tag;
+      writeActivityRouting(wire, kind);
       return;
     case 'ActivityCompleted':
     case 'SubOrchestrationCompleted':
@@ -254,10 +255,7 @@ function activityScheduledFromWire(
     name: readString(wire, 'name', path),
     input: readString(wire, 'input', path),
   };
-  const sessionId = readOptionalString(wire, 'session_id', path);
-  if (sessionId !== undefined) kind.sessionId = sessionId;
-  const tag = readOptionalString(wire, 'tag', path);
-  if (tag !== undefined) kind.tag = tag;
+  readActivityRouting(wire, path, kind);
   return kind;
 }
 

@@ -65,16 +65,12 @@ export function readU32(object: WireObject, key: string, path: string): number {
 
 /** An `Option<String>` written as `null` when none: absent or `null` reads as `null`. @internal */
 export function readNullableString(object: WireObject, key: string, path: string): string | null {
-  const value = object[key];
-  if (typeof value === 'string') return value;
-  if (value === undefined || value === null) return null;
-  throw wrongType('a string or null', value, `${path}.${key}`);
+  return readOptionalString(object, key, path) ?? null;
 }
 
 /** An `Option<u64>` written as `null` when none: absent or `null` reads as `null`. @internal */
 export function readNullableU64(object: WireObject, key: string, path: string): number | null {
-  const value = object[key];
-  return value === undefined || value === null ? null : readU64(object, key, path);
+  return readOptionalU64(object, key, path) ?? null;
 }
 
 /** An `Option<String>` omitted when none: absent or `null` reads as `undefined`. @internal */
@@ -93,6 +89,31 @@ export function readOptionalString(
 export function readOptionalU64(object: WireObject, key: string, path: string): number | undefined {
   const value = object[key];
   return value === undefined || value === null ? undefined : readU64(object, key, path);
+}
+
+/**
+ * Copies the `session_id` and `tag` options that `ActivityScheduled` and `ActivityExecute` both
+ * carry onto `target`, leaving a field out when it is absent or `null`.
+ * @internal
+ */
+export function readActivityRouting(
+  object: WireObject,
+  path: string,
+  target: { sessionId?: string; tag?: string },
+): void {
+  const sessionId = readOptionalString(object, 'session_id', path);
+  if (sessionId !== undefined) target.sessionId = sessionId;
+  const tag = readOptionalString(object, 'tag', path);
+  if (tag !== undefined) target.tag = tag;
+}
+
+/** Writes the `session_id` and `tag` options of an activity, each only when set. @internal */
+export function writeActivityRouting(
+  wire: Record<string, unknown>,
+  source: { readonly sessionId?: string; readonly tag?: string },
+): void {
+  if (source.sessionId !== undefined) wire.session_id = source.sessionId;
+  if (source.tag !== undefined) wire.tag = source.tag;
 }
 
 /** An `Option<Vec<(String, String)>>` omitted when none. @internal */

@@ -1,5 +1,6 @@
 import { errorDetailsFromWire, errorDetailsToWire } from './error-details-codec.js';
 import {
+  readActivityRouting,
   readDefaultedPairs,
   readNullableString,
   readNullableU64,
@@ -9,6 +10,7 @@ import {
   readU64,
   variantFields,
   variantTag,
+  writeActivityRouting,
   writeU64,
   type WireObject,
   type Writable,
@@ -97,8 +99,7 @@ export function workItemToWire(item: WorkItem): Record<string, unknown> {
         name: item.name,
         input: item.input,
       };
-      if (item.sessionId !== undefined) fields.session_id = item.sessionId;
-      if (item.tag !== undefined) fields.tag = item.tag;
+      writeActivityRouting(fields, item);
       return { ActivityExecute: fields };
     }
     case 'ActivityCompleted':
@@ -298,9 +299,6 @@ function activityExecuteFromWire(fields: WireObject, at: string): WorkItemOf<'Ac
     name: readString(fields, 'name', at),
     input: readString(fields, 'input', at),
   };
-  const sessionId = readOptionalString(fields, 'session_id', at);
-  if (sessionId !== undefined) item.sessionId = sessionId;
-  const tag = readOptionalString(fields, 'tag', at);
-  if (tag !== undefined) item.tag = tag;
+  readActivityRouting(fields, at, item);
   return item;
 }

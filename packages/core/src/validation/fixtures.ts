@@ -1,6 +1,10 @@
+import { expect } from 'vitest';
 import type { Event, EventKind } from '../model/event.js';
 import type { WorkItemOf } from '../model/work-item.js';
+import { TagFilter } from '../provider/fetch-filters.js';
+import type { FetchedOrchestrationItem, FetchedWorkItem } from '../provider/orchestration-item.js';
 import type { Provider } from '../provider/provider.js';
+import { ProviderError } from '../provider/provider-error.js';
 
 /**
  * The `duroxide_version` stamped on events the validations build: the duroxide release whose
@@ -13,6 +17,52 @@ export const INITIAL_EXECUTION_ID = 1;
 
 /** Event id of the first event of an execution (duroxide's `INITIAL_EVENT_ID`). */
 export const INITIAL_EVENT_ID = 1;
+
+/**
+ * `value`, failing the validation with `what` when it is `null` or `undefined` (Rust's
+ * `.expect(what)` on an `Option`).
+ */
+export function expectPresent<T>(value: T | null | undefined, what: string): T {
+  expect(value ?? null, what).not.toBeNull();
+  return value as T;
+}
+
+/**
+ * The {@link ProviderError} that `operation` rejects with, failing the validation with `what`
+ * when it resolves or rejects with anything else (Rust's `.unwrap_err()` on a provider call).
+ */
+export async function expectProviderError(
+  operation: Promise<unknown>,
+  what: string,
+): Promise<ProviderError> {
+  const outcome = await operation.then(
+    () => ({ resolved: true as const }),
+    (error: unknown) => ({ resolved: false as const, error }),
+  );
+  expect(outcome.resolved, `${what}: expected a rejection`).toBe(false);
+  const error = outcome.resolved ? undefined : outcome.error;
+  expect(
+    ProviderError.isInstance(error),
+    `${what}: expected a ProviderError, got ${String(error)}`,
+  ).toBe(true);
+  return error as ProviderError;
+}
+
+/** A short-poll orchestration fetch without filter, as most validations make it. */
+export function fetchOrchestration(
+  provider: Provider,
+  lockTimeoutMs = 30_000,
+): Promise<FetchedOrchestrationItem | null> {
+  return provider.fetchOrchestrationItem(lockTimeoutMs, 0, null);
+}
+
+/** A short-poll activity fetch outside sessions, of untagged activities (`TagFilter::default()`). */
+export function fetchActivity(
+  provider: Provider,
+  lockTimeoutMs = 30_000,
+): Promise<FetchedWorkItem | null> {
+  return provider.fetchWorkItem(lockTimeoutMs, 0, null, TagFilter.defaultOnly());
+}
 
 /** Resolves after `ms` milliseconds of real time. */
 export function sleep(ms: number): Promise<void> {
@@ -51,6 +101,27 @@ export function testOrchStarted(): EventKind {
     parentInstance: null,
     parentId: null,
   };
+}
+
+/** An `ActivityExecute` without session or tag. */
+export function activityExecute(
+  instance: string,
+  executionId: number,
+  id: number,
+  name: string,
+  input: string,
+): WorkItemOf<'ActivityExecute'> {
+  return { type: 'ActivityExecute', instance, executionId, id, name, input };
+}
+
+/** An `ActivityCompleted` for the activity scheduled as event `id`. */
+export function activityCompleted(
+  instance: string,
+  executionId: number,
+  id: number,
+  result: string,
+): WorkItemOf<'ActivityCompleted'> {
+  return { type: 'ActivityCompleted', instance, executionId, id, result };
 }
 
 /** A `StartOrchestration` of `TestOrch` 1.0.0 with input `{}` (duroxide's `start_item`). */

@@ -22,7 +22,20 @@
  * @packageDocumentation
  */
 import { describe, it } from 'vitest';
+import { atomicity } from './atomicity.js';
+import { cancellation } from './cancellation.js';
+import { capabilityFiltering } from './capability-filtering.js';
+import { errorHandling } from './error-handling.js';
+import { instanceCreation } from './instance-creation.js';
+import { instanceLocking } from './instance-locking.js';
+import { lockExpiration } from './lock-expiration.js';
+import { longPolling } from './long-polling.js';
+import { multiExecution } from './multi-execution.js';
+import { poisonMessage } from './poison-message.js';
 import type { ProviderFactory } from './provider-factory.js';
+import { queueSemantics } from './queue-semantics.js';
+import { sessions } from './sessions.js';
+import { tagFiltering } from './tag-filtering.js';
 import {
   runValidation,
   validationAppliesTo,
@@ -43,7 +56,21 @@ export {
 } from './validation-group.js';
 
 /** Every group, in the order of duroxide's `provider_validation/mod.rs`. */
-export const providerValidationGroups: readonly ValidationGroup[] = Object.freeze([]);
+export const providerValidationGroups: readonly ValidationGroup[] = Object.freeze([
+  atomicity,
+  cancellation,
+  capabilityFiltering,
+  errorHandling,
+  instanceCreation,
+  instanceLocking,
+  lockExpiration,
+  longPolling,
+  multiExecution,
+  poisonMessage,
+  queueSemantics,
+  sessions,
+  tagFiltering,
+]);
 
 /** Options of {@link describeProviderValidations}. */
 export interface ProviderValidationOptions {

@@ -5,7 +5,7 @@ import type { ProviderFactory } from './provider-factory.js';
 export interface ValidationContext {
   readonly factory: ProviderFactory;
   /** A provider on a fresh store, destroyed after the validation (pass or fail). */
-  newProvider(): Promise<Provider>;
+  readonly newProvider: () => Promise<Provider>;
 }
 
 /** The body of one validation; it rejects (through `expect`) when the provider is wrong. */

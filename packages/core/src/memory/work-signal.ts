@@ -1,0 +1,54 @@
+/**
+ * Wakes fetches that wait for work (long polling). A provider calls `notify` whenever work may
+ * have appeared; waiting fetches then look again, so they never spin.
+ * @internal
+ */
+export class WorkSignal {
+  private readonly waiters = new Set<() => void>();
+
+  /** Wakes every waiting fetch. */
+  notify(): void {
+    const waiting = [...this.waiters];
+    this.waiters.clear();
+    for (const wake of waiting) wake();
+  }
+
+  /** Resolves at the next `notify`, or after `maxWaitMs` real milliseconds. */
+  wait(maxWaitMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = (): void => {
+        clearTimeout(timer);
+        this.waiters.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, maxWaitMs);
+      this.waiters.add(wake);
+    });
+  }
+}
+
+/**
+ * Tries `attempt` until it finds something or `pollTimeoutMs` of real time has passed. Between
+ * tries it sleeps until `signal` is notified or until `msUntilChange()` (the soonest moment
+ * delayed or locked work becomes available, `null` when nothing is pending) has elapsed.
+ * @internal
+ */
+export async function pollForWork<T>(
+  signal: WorkSignal,
+  pollTimeoutMs: number,
+  attempt: () => T | null,
+  msUntilChange: () => number | null,
+): Promise<T | null> {
+  const deadline = performance.now() + pollTimeoutMs;
+  for (;;) {
+    const found = attempt();
+    if (found !== null) return found;
+    const remainingMs = deadline - performance.now();
+    if (remainingMs <= 0) return null;
+    const changeMs = msUntilChange();
+    // A change already due (an injected clock that jumped) still waits 1 ms, so that a clock
+    // which never advances cannot turn this loop into a spin.
+    const waitMs = changeMs === null ? remainingMs : Math.min(remainingMs, Math.max(changeMs, 1));
+    await signal.wait(waitMs);
+  }
+}
