@@ -115,6 +115,15 @@ export interface RenewSessionLockArgs {
   idleTimeoutMs: number
 }
 
+/** Decodes error details with duroxide's `ErrorDetails` and encodes them again. */
+export declare function roundTripErrorDetails(json: string): SerdeRoundTrip
+
+/** Decodes a history event with duroxide's `Event` and encodes it again. */
+export declare function roundTripEvent(json: string): SerdeRoundTrip
+
+/** Decodes a queue message with duroxide's `WorkItem` and encodes it again. */
+export declare function roundTripWorkItem(json: string): SerdeRoundTrip
+
 /**
  * Runs one validation (by its `id`) against providers made by `factory`. Resolves when it
  * passed.
@@ -136,6 +145,14 @@ export interface RustProviderValidation {
   stamp: string | null
   /** Which providers it applies to. */
   polling: PollingRequirement
+}
+
+/** What duroxide's serde made of a JSON text: exactly one of the two fields is set. */
+export interface SerdeRoundTrip {
+  /** The value decoded and encoded again with serde_json's compact writer. */
+  json: string | null
+  /** serde's error text when the JSON does not decode (or, never expected, encode). */
+  error: string | null
 }
 
 /** duroxide's `DispatcherCapabilityFilter`. */

@@ -773,9 +773,12 @@ if (
   }
 }
 
-const { duroxideVersion, listProviderValidations, PollingRequirement, runProviderValidation } = nativeBinding
+const { duroxideVersion, listProviderValidations, PollingRequirement, roundTripErrorDetails, roundTripEvent, roundTripWorkItem, runProviderValidation } = nativeBinding
 export { duroxideVersion }
 export { listProviderValidations }
 export { PollingRequirement }
+export { roundTripErrorDetails }
+export { roundTripEvent }
+export { roundTripWorkItem }
 export { runProviderValidation }
 export const __napiBindingTarget = __napiLoadedBindingTarget

@@ -20,9 +20,13 @@
 export {
   duroxideVersion,
   listProviderValidations,
+  roundTripErrorDetails,
+  roundTripEvent,
+  roundTripWorkItem,
   runProviderValidation,
   type PollingRequirement,
   type RustProviderValidation,
+  type SerdeRoundTrip,
   type WireProvider,
   type WireProviderAdmin,
   type WireProviderError,
