@@ -133,6 +133,21 @@ export declare function roundTripWorkItem(json: string): SerdeRoundTrip
  */
 export declare function runProviderValidation(id: string, factory: WireProviderFactory): Promise<void>
 
+/**
+ * Runs catalogue scenarios on the Rust runtime with duroxide-pg's `PostgresProvider` on
+ * `schema` (created and migrated by duroxide-pg when needed).
+ *
+ * @throws when the database cannot be reached, or a scenario fails to start or finish in time.
+ */
+export declare function runRustScenariosOnPostgres(databaseUrl: string, schema: string, options: RustScenarioOptions): Promise<Array<ScenarioOutcome>>
+
+/**
+ * Runs catalogue scenarios on the Rust runtime over a duro provider, through the bridge.
+ *
+ * @throws when a scenario fails to start or finish in time.
+ */
+export declare function runRustScenariosOnProvider(provider: WireProvider, options: RustScenarioOptions): Promise<Array<ScenarioOutcome>>
+
 /** One validation of duroxide's provider suite. */
 export interface RustProviderValidation {
   /** The name `runProviderValidation` takes: `module::function`, plus `@stamp` when stamped. */
@@ -145,6 +160,52 @@ export interface RustProviderValidation {
   stamp: string | null
   /** Which providers it applies to. */
   polling: PollingRequirement
+}
+
+/** Which scenarios to run and how instances are named. */
+export interface RustScenarioOptions {
+  /** Put before every scenario name to form its instance id, so runs on one store never meet. */
+  instancePrefix: string
+  /** Catalogue names to run; `null` runs the whole catalogue. */
+  names: Array<string> | null
+  /**
+   * How long one wait (for an instance, or for a custom status) may take, in milliseconds.
+   * `null` means 30 000.
+   */
+  timeoutMs: number | null
+}
+
+/** One execution's history, as duroxide serde JSON. */
+export interface ScenarioExecution {
+  executionId: number
+  /** One `Event` JSON string per event, in event-id order. */
+  events: Array<string>
+}
+
+/** Every execution of one instance the scenario ran. */
+export interface ScenarioInstance {
+  instanceId: string
+  executions: Array<ScenarioExecution>
+}
+
+/** How a scenario ended. */
+export interface ScenarioOutcome {
+  /** The catalogue name. */
+  name: string
+  /** The instance the scenario started. */
+  instanceId: string
+  /** `Completed` or `Failed`. */
+  status: string
+  /** The output when it completed. */
+  output: string | null
+  /** duroxide's display message of the failure. */
+  error: string | null
+  /** The failure's `ErrorDetails` as serde JSON. */
+  errorDetails: string | null
+  /** The last custom status. */
+  customStatus: string | null
+  /** The instance and every instance it started, sorted by id. */
+  instances: Array<ScenarioInstance>
 }
 
 /** What duroxide's serde made of a JSON text: exactly one of the two fields is set. */

@@ -773,7 +773,7 @@ if (
   }
 }
 
-const { duroxideVersion, listProviderValidations, PollingRequirement, roundTripErrorDetails, roundTripEvent, roundTripWorkItem, runProviderValidation } = nativeBinding
+const { duroxideVersion, listProviderValidations, PollingRequirement, roundTripErrorDetails, roundTripEvent, roundTripWorkItem, runProviderValidation, runRustScenariosOnPostgres, runRustScenariosOnProvider } = nativeBinding
 export { duroxideVersion }
 export { listProviderValidations }
 export { PollingRequirement }
@@ -781,4 +781,6 @@ export { roundTripErrorDetails }
 export { roundTripEvent }
 export { roundTripWorkItem }
 export { runProviderValidation }
+export { runRustScenariosOnPostgres }
+export { runRustScenariosOnProvider }
 export const __napiBindingTarget = __napiLoadedBindingTarget

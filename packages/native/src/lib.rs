@@ -3,6 +3,7 @@
 
 mod errors;
 mod js_provider;
+mod rust_runtime;
 mod serde_roundtrip;
 mod validations;
 mod wire;

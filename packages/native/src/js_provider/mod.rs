@@ -4,6 +4,8 @@
 
 mod admin_impl;
 mod conversions;
+
+pub use conversions::u64_to_js;
 mod provider_impl;
 
 use crate::wire::provider_calls::WireProvider;
