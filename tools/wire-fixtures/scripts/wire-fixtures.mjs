@@ -12,7 +12,7 @@ const committed = fileURLToPath(
 );
 // The folders and files the writer owns; the rest of __fixtures__ (the captured Rust
 // deployment data) is not generated and not compared.
-const GENERATED = ['events', 'work-items', 'error-details', 'README.md'];
+const GENERATED = ['events', 'work-items', 'error-details', 'read-rules', 'README.md'];
 
 const check = process.argv.includes('--check');
 

@@ -3,7 +3,9 @@
 
 use duroxide::{AppErrorKind, ConfigErrorKind, ErrorDetails, PoisonMessageType};
 
-use crate::samples::{activity_error, poisoned_activity_error, EXECUTION_ID, INSTANCE};
+use crate::samples::{
+    activity_error, failed_deserialization_error, poisoned_activity_error, EXECUTION_ID, INSTANCE,
+};
 use crate::Fixture;
 
 pub fn fixtures() -> Vec<Fixture> {
@@ -84,14 +86,7 @@ pub fn fixtures() -> Vec<Fixture> {
         Fixture::new("Poison.Activity", &poisoned_activity_error()),
         Fixture::new(
             "Poison.FailedDeserialization",
-            &poison(
-                PoisonMessageType::FailedDeserialization {
-                    instance: INSTANCE.to_string(),
-                    execution_id: EXECUTION_ID,
-                    error: "unknown variant `Foo`".to_string(),
-                },
-                "",
-            ),
+            &failed_deserialization_error(),
         ),
     ]
 }

@@ -2,7 +2,7 @@
 //! bytes, the header quirks older runtimes wrote, and the string/integer edge cases.
 
 use duroxide::providers::current_build_version;
-use duroxide::{ErrorDetails, Event, EventKind, PoisonMessageType};
+use duroxide::{Event, EventKind};
 
 use crate::samples::*;
 use crate::Fixture;
@@ -60,16 +60,7 @@ pub fn fixtures() -> Vec<Fixture> {
         99_999,
         None,
         EventKind::OrchestrationFailed {
-            details: ErrorDetails::Poison {
-                attempt_count: 11,
-                max_attempts: 10,
-                message_type: PoisonMessageType::FailedDeserialization {
-                    instance: INSTANCE.to_string(),
-                    execution_id: EXECUTION_ID,
-                    error: "unknown variant `Foo`".to_string(),
-                },
-                message: String::new(),
-            },
+            details: failed_deserialization_error(),
         },
     );
 

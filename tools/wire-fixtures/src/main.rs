@@ -3,10 +3,11 @@
 //!
 //! Usage: `wire-fixtures [OUTPUT_DIR]`. The default output is
 //! `packages/core/src/model/__fixtures__` of this repository. Each run replaces the `events/`,
-//! `work-items/` and `error-details/` folders and the README there; nothing else is touched.
+//! `work-items/`, `error-details/` and `read-rules/` folders and the README there; nothing else is touched.
 
 mod error_details;
 mod events;
+mod read_rules;
 mod samples;
 mod work_items;
 
@@ -22,6 +23,11 @@ pub struct Fixture {
 impl Fixture {
     pub fn new<T: serde::Serialize>(name: &str, value: &T) -> Self {
         let json = serde_json::to_string(value).expect("duroxide types always serialize");
+        Fixture::text(name, json)
+    }
+
+    /// A fixture whose text is already written.
+    pub fn text(name: &str, json: String) -> Self {
         Fixture {
             name: name.to_string(),
             json,
@@ -42,6 +48,10 @@ differ from what the program writes.
 File names are `<Rust variant>[.<what differs>].json`. Timestamps, ids and payloads are fixed
 values, so the output is the same on every run.
 
+`read-rules/` records what serde accepts on read: each file holds a hand-written `input` text,
+the `target` type it was decoded as, and either the `output` duroxide writes back for it or the
+`error` serde reported (both are serde's own results).
+
 `rust-duroxide-0.1.30/` is not generated here: it holds history and queue rows captured from a
 real Rust deployment; its own README says where they come from.
 ";
@@ -57,6 +67,7 @@ fn main() {
     write_group(&output.join("events"), events::fixtures());
     write_group(&output.join("work-items"), work_items::fixtures());
     write_group(&output.join("error-details"), error_details::fixtures());
+    write_group(&output.join("read-rules"), read_rules::fixtures());
     fs::write(output.join("README.md"), README).expect("write README.md");
 }
 

@@ -77,3 +77,17 @@ pub fn poisoned_activity_error() -> ErrorDetails {
         ),
     }
 }
+
+/// The `ErrorDetails` the runtime writes when an instance's history cannot be read.
+pub fn failed_deserialization_error() -> ErrorDetails {
+    ErrorDetails::Poison {
+        attempt_count: 11,
+        max_attempts: 10,
+        message_type: PoisonMessageType::FailedDeserialization {
+            instance: INSTANCE.to_string(),
+            execution_id: EXECUTION_ID,
+            error: "unknown variant `Foo`".to_string(),
+        },
+        message: String::new(),
+    }
+}

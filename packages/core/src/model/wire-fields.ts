@@ -233,15 +233,11 @@ function missingField(key: string, path: string): WireFormatError {
 function integerError(value: unknown, max: number, path: string): WireFormatError {
   if (typeof value !== 'number') return wrongType('an unsigned integer', value, path);
   let problem: string;
-  if (!Number.isInteger(value)) problem = 'is not an integer';
-  else if (value < 0) problem = 'is negative';
-  else if (max === U32_MAX) problem = `is larger than ${U32_MAX} (u32)`;
-  else
-    problem = `is larger than ${Number.MAX_SAFE_INTEGER}, the largest integer a number holds exactly`;
-  return new WireFormatError(
-    path,
-    `expected an unsigned integer, found ${value}, which ${problem}`,
-  );
+  if (!Number.isInteger(value)) problem = 'not an integer';
+  else if (value < 0) problem = 'a negative number';
+  else if (max === U32_MAX) problem = `above ${U32_MAX}, the largest u32`;
+  else problem = `above 2^53-1 (${max}), the largest integer a JavaScript number holds exactly`;
+  return new WireFormatError(path, `expected an unsigned integer, found ${value}, ${problem}`);
 }
 
 /** A wrong-type error naming what was expected and what was found. @internal */
@@ -252,7 +248,7 @@ export function wrongType(expected: string, value: unknown, path: string): WireF
 function describeJson(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
+  if (Array.isArray(value)) return `an array of ${value.length}`;
   switch (typeof value) {
     case 'string':
       return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;

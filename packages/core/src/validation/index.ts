@@ -23,16 +23,22 @@
  */
 import { describe, it } from 'vitest';
 import { atomicity } from './atomicity.js';
+import { bulkDeletion } from './bulk-deletion.js';
 import { cancellation } from './cancellation.js';
 import { capabilityFiltering } from './capability-filtering.js';
+import { customStatus } from './custom-status.js';
+import { deletion } from './deletion.js';
 import { errorHandling } from './error-handling.js';
 import { instanceCreation } from './instance-creation.js';
 import { instanceLocking } from './instance-locking.js';
+import { kvStore } from './kv-store.js';
 import { lockExpiration } from './lock-expiration.js';
 import { longPolling } from './long-polling.js';
+import { management } from './management.js';
 import { multiExecution } from './multi-execution.js';
 import { poisonMessage } from './poison-message.js';
 import type { ProviderFactory } from './provider-factory.js';
+import { prune } from './prune.js';
 import { queueSemantics } from './queue-semantics.js';
 import { sessions } from './sessions.js';
 import { tagFiltering } from './tag-filtering.js';
@@ -58,15 +64,21 @@ export {
 /** Every group, in the order of duroxide's `provider_validation/mod.rs`. */
 export const providerValidationGroups: readonly ValidationGroup[] = Object.freeze([
   atomicity,
+  bulkDeletion,
   cancellation,
   capabilityFiltering,
+  customStatus,
+  deletion,
   errorHandling,
   instanceCreation,
   instanceLocking,
+  kvStore,
   lockExpiration,
   longPolling,
+  management,
   multiExecution,
   poisonMessage,
+  prune,
   queueSemantics,
   sessions,
   tagFiltering,

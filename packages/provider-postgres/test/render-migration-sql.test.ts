@@ -1,0 +1,74 @@
+import {
+  InvalidSchemaNameError,
+  MigrationError,
+  renderMigrationSql,
+  runMigrations,
+} from '@duro/provider-postgres';
+import { describe, expect, it } from 'vitest';
+import { readSchemaFacts, type SchemaFacts } from './support/schema-facts.js';
+import { useScratchSchemas } from './support/scratch-schemas.js';
+
+const scratch = useScratchSchemas();
+
+async function facts(schema: string): Promise<SchemaFacts> {
+  const client = await scratch.pool.connect();
+  try {
+    return await readSchemaFacts(client, schema);
+  } finally {
+    client.release();
+  }
+}
+
+/** Runs a script as psql does with ON_ERROR_STOP: in one session, stopping at the first error. */
+async function runScript(script: string): Promise<void> {
+  const client = await scratch.pool.connect();
+  try {
+    await client.query(script);
+  } finally {
+    client.release();
+  }
+}
+
+describe('rendered migration SQL', () => {
+  it('run as a script, it gives the schema the runner gives', async () => {
+    const byRunner = scratch.fresh('runner');
+    const byScript = scratch.fresh('script');
+    await runMigrations(scratch.pool, { schema: byRunner });
+    await runScript(renderMigrationSql(byScript, 1, 26, { extensions: true }));
+
+    expect(await facts(byScript)).toEqual(await facts(byRunner));
+    const duro = await scratch.pool.query(
+      `SELECT version, name FROM "${byScript}"._duro_migrations`,
+    );
+    expect(duro.rows).toEqual([{ version: '1', name: '0001_wakeup_notifications.sql' }]);
+  });
+
+  it('a range continues a schema the runner left at an older version', async () => {
+    const stepped = scratch.fresh('stepped');
+    const direct = scratch.fresh('direct');
+    await runMigrations(scratch.pool, { schema: stepped, targetVersion: 23, extensions: false });
+    await runScript(renderMigrationSql(stepped, 25, 26));
+    await runMigrations(scratch.pool, { schema: direct, extensions: false });
+    expect(await facts(stepped)).toEqual(await facts(direct));
+    // The runner accepts what the script left behind.
+    expect((await runMigrations(scratch.pool, { schema: stepped })).applied).toEqual([
+      { track: 'duro', version: 1, name: '0001_wakeup_notifications.sql' },
+    ]);
+  });
+
+  it('a file already recorded stops the script at its ledger insert', async () => {
+    const schema = scratch.fresh('twice');
+    await runMigrations(scratch.pool, { schema, extensions: false });
+    await expect(runScript(renderMigrationSql(schema, 26, 26))).rejects.toThrow(/duplicate key/);
+  });
+
+  it('refuses unsafe schema names and versions duroxide-pg does not have', () => {
+    expect(() => renderMigrationSql('x"; drop schema y; --', 1, 26)).toThrow(
+      InvalidSchemaNameError,
+    );
+    expect(() => renderMigrationSql('tenant', 1, 22)).toThrow(MigrationError);
+    expect(() => renderMigrationSql('tenant', 25, 23)).toThrow(
+      /fromVersion 25 is above toVersion 23/,
+    );
+  });
+});
