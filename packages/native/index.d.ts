@@ -91,6 +91,15 @@ export interface GetKvValueArgs {
 /** Every validation of duroxide's provider suite, in duroxide's module and file order. */
 export declare function listProviderValidations(): Array<RustProviderValidation>
 
+/**
+ * Creates `schema` when missing and applies duroxide-pg 0.1.38's pending migrations to it,
+ * exactly as a Rust worker does when it starts.
+ *
+ * @throws with duroxide-pg's error when it refuses the schema (for instance, one that records
+ *   a migration it does not know) or cannot reach the database.
+ */
+export declare function migrateWithDuroxidePg(databaseUrl: string, schema: string): Promise<void>
+
 /** Which providers a validation applies to. */
 export type PollingRequirement = 'Any' | 'LongPolling' | 'ShortPolling'
 

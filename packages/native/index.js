@@ -773,9 +773,10 @@ if (
   }
 }
 
-const { duroxideVersion, listProviderValidations, PollingRequirement, roundTripErrorDetails, roundTripEvent, roundTripWorkItem, runProviderValidation, runRustScenariosOnPostgres, runRustScenariosOnProvider } = nativeBinding
+const { duroxideVersion, listProviderValidations, migrateWithDuroxidePg, PollingRequirement, roundTripErrorDetails, roundTripEvent, roundTripWorkItem, runProviderValidation, runRustScenariosOnPostgres, runRustScenariosOnProvider } = nativeBinding
 export { duroxideVersion }
 export { listProviderValidations }
+export { migrateWithDuroxidePg }
 export { PollingRequirement }
 export { roundTripErrorDetails }
 export { roundTripEvent }

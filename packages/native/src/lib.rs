@@ -1,6 +1,7 @@
 //! `@duro/native`: the Rust duroxide runtime and duroxide-pg provider inside a Node process, for
 //! checking duro against duroxide. Every export lives in the module named for its concern.
 
+mod duroxide_pg_schema;
 mod errors;
 mod js_provider;
 mod rust_runtime;

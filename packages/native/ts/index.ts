@@ -20,6 +20,7 @@
 export {
   duroxideVersion,
   listProviderValidations,
+  migrateWithDuroxidePg,
   roundTripErrorDetails,
   roundTripEvent,
   roundTripWorkItem,
