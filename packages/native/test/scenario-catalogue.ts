@@ -5,7 +5,9 @@ import type { ScenarioOutcome } from '../ts/index.js';
 /** What a catalogue scenario must end with. */
 export interface ScenarioExpectation {
   readonly status: 'Completed' | 'Failed';
-  readonly output?: string;
+  /** The output as a JSON value. */
+  readonly output?: unknown;
+  /** A pattern the output's JSON text matches. */
   readonly outputPattern?: string;
   readonly error?: string;
   readonly errorPattern?: string;
@@ -18,7 +20,8 @@ export interface ScenarioSpec {
   readonly description: string;
   readonly orchestration: string;
   readonly version: string | null;
-  readonly input: string;
+  /** The input as a JSON value. */
+  readonly input: unknown;
   readonly steps: readonly unknown[];
   readonly expected: ScenarioExpectation;
 }
@@ -34,7 +37,9 @@ export const scenarioCatalogue: readonly ScenarioSpec[] = (
 export function expectCatalogueOutcome(spec: ScenarioSpec, outcome: ScenarioOutcome): void {
   const { expected } = spec;
   expect(outcome.status, spec.name).toBe(expected.status);
-  if (expected.output !== undefined) expect(outcome.output, spec.name).toBe(expected.output);
+  if (expected.output !== undefined) {
+    expect(JSON.parse(outcome.output ?? 'undefined'), spec.name).toEqual(expected.output);
+  }
   if (expected.outputPattern !== undefined) {
     expect(outcome.output, spec.name).toMatch(new RegExp(expected.outputPattern));
   }

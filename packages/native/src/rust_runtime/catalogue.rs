@@ -17,7 +17,8 @@ pub struct ScenarioSpec {
     pub name: String,
     pub orchestration: String,
     pub version: Option<String>,
-    pub input: String,
+    /// The orchestration's input as a JSON value.
+    pub input: serde_json::Value,
     pub steps: Vec<ClientStep>,
 }
 
@@ -26,20 +27,13 @@ pub struct ScenarioSpec {
 #[serde(tag = "type", rename_all = "camelCase")]
 pub enum ClientStep {
     /// Waits until the instance's custom status is `status`.
-    WaitForCustomStatus {
-        status: String,
-    },
-    RaiseEvent {
-        name: String,
-        data: String,
-    },
-    EnqueueEvent {
-        queue: String,
-        data: String,
-    },
-    Cancel {
-        reason: String,
-    },
+    WaitForCustomStatus { status: String },
+    /// Raises an event whose data is this JSON value.
+    RaiseEvent { name: String, data: serde_json::Value },
+    /// Enqueues a message whose data is this JSON value.
+    EnqueueEvent { queue: String, data: serde_json::Value },
+    /// Cancels the instance.
+    Cancel { reason: String },
 }
 
 /// Every scenario of the catalogue, in its order.

@@ -90,17 +90,14 @@ async fn run_scenario(
     timeout: Duration,
 ) -> Result<ScenarioOutcome, String> {
     let fail = |what: &str, error: &dyn std::fmt::Display| format!("scenario {}: {what}: {error}", spec.name);
+    let input = spec.input.to_string();
     let started = match &spec.version {
         Some(version) => {
             client
-                .start_orchestration_versioned(instance, &spec.orchestration, version, &spec.input)
+                .start_orchestration_versioned(instance, &spec.orchestration, version, input)
                 .await
         }
-        None => {
-            client
-                .start_orchestration(instance, &spec.orchestration, &spec.input)
-                .await
-        }
+        None => client.start_orchestration(instance, &spec.orchestration, input).await,
     };
     started.map_err(|error| fail("start", &error))?;
     for step in &spec.steps {
@@ -137,11 +134,11 @@ async fn take_step(client: &Client, instance: &str, step: &ClientStep, timeout: 
     match step {
         ClientStep::WaitForCustomStatus { status } => wait_for_custom_status(client, instance, status, timeout).await,
         ClientStep::RaiseEvent { name, data } => client
-            .raise_event(instance, name, data)
+            .raise_event(instance, name, data.to_string())
             .await
             .map_err(|error| error.to_string()),
         ClientStep::EnqueueEvent { queue, data } => client
-            .enqueue_event(instance, queue, data)
+            .enqueue_event(instance, queue, data.to_string())
             .await
             .map_err(|error| error.to_string()),
         ClientStep::Cancel { reason } => client

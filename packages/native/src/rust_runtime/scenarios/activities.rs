@@ -8,48 +8,50 @@ use std::time::Duration;
 use duroxide::runtime::registry::{ActivityRegistryBuilder, OrchestrationRegistryBuilder};
 use duroxide::{ActivityContext, BackoffStrategy, OrchestrationContext, RetryPolicy};
 
-use super::add_orchestration;
+use super::{add_activity, add_orchestration, decoded, json};
 
 /// Attempts `FlakyTwice` has seen, per instance: the activity fails until its third attempt.
 static FLAKY_ATTEMPTS: Mutex<Option<HashMap<String, u32>>> = Mutex::new(None);
 
 pub fn register(builder: ActivityRegistryBuilder) -> ActivityRegistryBuilder {
-    builder
-        .register("Greet", |_ctx: ActivityContext, name: String| async move {
-            Ok(format!("Hello, {name}!"))
-        })
-        .register("Shout", |_ctx: ActivityContext, text: String| async move {
-            Ok(text.to_uppercase())
-        })
-        .register("Double", |_ctx: ActivityContext, n: String| async move {
-            let n: i64 = n.parse().map_err(|_| format!("not a number: {n}"))?;
-            Ok((2 * n).to_string())
-        })
-        .register("ChargeCard", |_ctx: ActivityContext, _card: String| async move {
-            Err("card declined".to_string())
-        })
-        .register("FlakyTwice", |ctx: ActivityContext, _input: String| async move {
-            let attempt = {
-                let mut attempts = FLAKY_ATTEMPTS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-                let count = attempts
-                    .get_or_insert_with(HashMap::new)
-                    .entry(ctx.instance_id().to_string())
-                    .or_insert(0);
-                *count += 1;
-                *count
-            };
-            if attempt < 3 {
-                Err(format!("attempt {attempt} failed"))
-            } else {
-                Ok(format!("ok after {attempt} attempts"))
-            }
-        })
-        .register("SessionOf", |ctx: ActivityContext, _input: String| async move {
-            Ok(ctx.session_id().unwrap_or("none").to_string())
-        })
-        .register("TagOf", |ctx: ActivityContext, _input: String| async move {
-            Ok(ctx.tag().unwrap_or("none").to_string())
-        })
+    let builder = add_activity(builder, "Greet", |_ctx: ActivityContext, name: String| async move {
+        Ok(format!("Hello, {name}!"))
+    });
+    let builder = add_activity(builder, "Shout", |_ctx: ActivityContext, text: String| async move {
+        Ok(text.to_uppercase())
+    });
+    let builder = add_activity(
+        builder,
+        "Double",
+        |_ctx: ActivityContext, n: i64| async move { Ok(2 * n) },
+    );
+    let builder = add_activity(
+        builder,
+        "ChargeCard",
+        |_ctx: ActivityContext, _card: String| async move { Err::<String, _>("card declined".to_string()) },
+    );
+    let builder = add_activity(builder, "FlakyTwice", |ctx: ActivityContext, _job: String| async move {
+        let attempt = {
+            let mut attempts = FLAKY_ATTEMPTS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            let count = attempts
+                .get_or_insert_with(HashMap::new)
+                .entry(ctx.instance_id().to_string())
+                .or_insert(0);
+            *count += 1;
+            *count
+        };
+        if attempt < 3 {
+            Err(format!("attempt {attempt} failed"))
+        } else {
+            Ok(format!("ok after {attempt} attempts"))
+        }
+    });
+    let builder = add_activity(builder, "SessionOf", |ctx: ActivityContext, _input: ()| async move {
+        Ok(ctx.session_id().unwrap_or("none").to_string())
+    });
+    add_activity(builder, "TagOf", |ctx: ActivityContext, _input: ()| async move {
+        Ok(ctx.tag().unwrap_or("none").to_string())
+    })
 }
 
 pub fn register_orchestrations(
@@ -61,21 +63,24 @@ pub fn register_orchestrations(
         names,
         "ActivityChain",
         |ctx: OrchestrationContext, name: String| async move {
-            let greeting = ctx.schedule_activity("Greet", name).await?;
-            ctx.schedule_activity("Shout", greeting).await
+            let greeting: String = decoded(ctx.schedule_activity("Greet", json(&name))).await?;
+            decoded::<String>(ctx.schedule_activity("Shout", json(&greeting))).await
         },
     );
     let builder = add_orchestration(
         builder,
         names,
         "ActivityFanOut",
-        |ctx: OrchestrationContext, input: String| async move {
-            let doubles = input.split(',').map(|n| ctx.schedule_activity("Double", n)).collect();
-            let mut sum = 0i64;
+        |ctx: OrchestrationContext, numbers: Vec<i64>| async move {
+            let doubles = numbers
+                .iter()
+                .map(|n| ctx.schedule_activity("Double", json(n)))
+                .collect();
+            let mut sum = 0;
             for result in ctx.join(doubles).await {
-                sum += result?.parse::<i64>().map_err(|error| error.to_string())?;
+                sum += super::from_json::<i64>(&result?)?;
             }
-            Ok(sum.to_string())
+            Ok(sum)
         },
     );
     let builder = add_orchestration(
@@ -83,7 +88,7 @@ pub fn register_orchestrations(
         names,
         "ActivityFailureCaught",
         |ctx: OrchestrationContext, card: String| async move {
-            match ctx.schedule_activity("ChargeCard", card).await {
+            match decoded::<String>(ctx.schedule_activity("ChargeCard", json(&card))).await {
                 Ok(receipt) => Ok(receipt),
                 Err(error) => Ok(format!("compensated: {error}")),
             }
@@ -93,7 +98,7 @@ pub fn register_orchestrations(
         builder,
         names,
         "ActivityRetry",
-        |ctx: OrchestrationContext, input: String| async move {
+        |ctx: OrchestrationContext, job: String| async move {
             let policy = RetryPolicy {
                 max_attempts: 3,
                 backoff: BackoffStrategy::Fixed {
@@ -101,7 +106,7 @@ pub fn register_orchestrations(
                 },
                 timeout: None,
             };
-            ctx.schedule_activity_with_retry("FlakyTwice", input, policy).await
+            decoded::<String>(ctx.schedule_activity_with_retry("FlakyTwice", json(&job), policy)).await
         },
     );
     let builder = add_orchestration(
@@ -109,10 +114,8 @@ pub fn register_orchestrations(
         names,
         "SessionActivities",
         |ctx: OrchestrationContext, session: String| async move {
-            let first = ctx
-                .schedule_activity_on_session("SessionOf", "", session.clone())
-                .await?;
-            let second = ctx.schedule_activity_on_session("SessionOf", "", session).await?;
+            let first: String = decoded(ctx.schedule_activity_on_session("SessionOf", json(&()), &session)).await?;
+            let second: String = decoded(ctx.schedule_activity_on_session("SessionOf", json(&()), session)).await?;
             Ok(format!("{first},{second}"))
         },
     );
@@ -120,6 +123,8 @@ pub fn register_orchestrations(
         builder,
         names,
         "TaggedActivity",
-        |ctx: OrchestrationContext, tag: String| async move { ctx.schedule_activity("TagOf", "").with_tag(tag).await },
+        |ctx: OrchestrationContext, tag: String| async move {
+            decoded::<String>(ctx.schedule_activity("TagOf", json(&())).with_tag(tag)).await
+        },
     )
 }

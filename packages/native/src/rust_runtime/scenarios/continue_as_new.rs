@@ -5,19 +5,20 @@ use std::time::Duration;
 use duroxide::runtime::registry::OrchestrationRegistryBuilder;
 use duroxide::OrchestrationContext;
 
-use super::add_orchestration;
+use super::{add_orchestration, from_json, json};
 
 pub fn register(builder: OrchestrationRegistryBuilder, names: &mut Vec<&'static str>) -> OrchestrationRegistryBuilder {
     let builder = add_orchestration(
         builder,
         names,
         "CountToThree",
-        |ctx: OrchestrationContext, count: String| async move {
-            let count: u32 = count.parse().map_err(|_| format!("not a count: {count}"))?;
+        |ctx: OrchestrationContext, count: u32| async move {
             if count >= 3 {
-                return Ok(count.to_string());
+                return Ok(count);
             }
-            ctx.continue_as_new((count + 1).to_string()).await
+            // Continue-as-new ends the execution: the future never resolves.
+            ctx.continue_as_new(json(&(count + 1))).await?;
+            Ok(count)
         },
     );
     add_orchestration(
@@ -31,7 +32,7 @@ pub fn register(builder: OrchestrationRegistryBuilder, names: &mut Vec<&'static 
                 ctx.set_custom_status("waiting");
                 ctx.schedule_timer(Duration::from_millis(500)).await;
             }
-            let message = ctx.dequeue_event("inbox").await;
+            let message = from_json::<String>(&ctx.dequeue_event("inbox").await)?;
             let received = if received.is_empty() {
                 message
             } else {
@@ -41,7 +42,8 @@ pub fn register(builder: OrchestrationRegistryBuilder, names: &mut Vec<&'static 
                 return Ok(received);
             }
             // Messages that arrived while this execution ran must reach the next one.
-            ctx.continue_as_new(received).await
+            ctx.continue_as_new(json(&received)).await?;
+            Ok(received)
         },
     )
 }

@@ -5,7 +5,7 @@ use std::time::Duration;
 use duroxide::runtime::registry::OrchestrationRegistryBuilder;
 use duroxide::{Either2, OrchestrationContext};
 
-use super::add_orchestration;
+use super::{add_orchestration, from_json};
 
 const NEVER: Duration = Duration::from_secs(3600);
 
@@ -14,9 +14,9 @@ pub fn register(builder: OrchestrationRegistryBuilder, names: &mut Vec<&'static 
         builder,
         names,
         "ExternalEvent",
-        |ctx: OrchestrationContext, _input: String| async move {
+        |ctx: OrchestrationContext, _input: ()| async move {
             ctx.set_custom_status("waiting");
-            let approval = ctx.schedule_wait("Approval").await;
+            let approval: String = from_json(&ctx.schedule_wait("Approval").await)?;
             Ok(format!("approved: {approval}"))
         },
     );
@@ -24,13 +24,13 @@ pub fn register(builder: OrchestrationRegistryBuilder, names: &mut Vec<&'static 
         builder,
         names,
         "ExternalEventsInOrder",
-        |ctx: OrchestrationContext, _input: String| async move {
+        |ctx: OrchestrationContext, _input: ()| async move {
             // An event raised before its subscription exists is not delivered, so the client
             // waits for each subscription before it raises the next event.
             ctx.set_custom_status("waiting");
-            let first = ctx.schedule_wait("Step").await;
+            let first: String = from_json(&ctx.schedule_wait("Step").await)?;
             ctx.set_custom_status("waiting-2");
-            let second = ctx.schedule_wait("Step").await;
+            let second: String = from_json(&ctx.schedule_wait("Step").await)?;
             Ok(format!("{first},{second}"))
         },
     );
@@ -38,10 +38,10 @@ pub fn register(builder: OrchestrationRegistryBuilder, names: &mut Vec<&'static 
         builder,
         names,
         "QueueDequeue",
-        |ctx: OrchestrationContext, _input: String| async move {
+        |ctx: OrchestrationContext, _input: ()| async move {
             ctx.set_custom_status("waiting");
-            let first = ctx.dequeue_event("inbox").await;
-            let second = ctx.dequeue_event("inbox").await;
+            let first: String = from_json(&ctx.dequeue_event("inbox").await)?;
+            let second: String = from_json(&ctx.dequeue_event("inbox").await)?;
             Ok(format!("{first},{second}"))
         },
     );
@@ -49,10 +49,10 @@ pub fn register(builder: OrchestrationRegistryBuilder, names: &mut Vec<&'static 
         builder,
         names,
         "QueueRaceMessageWins",
-        |ctx: OrchestrationContext, _input: String| async move {
+        |ctx: OrchestrationContext, _input: ()| async move {
             ctx.set_custom_status("waiting");
             match ctx.select2(ctx.dequeue_event("inbox"), ctx.schedule_timer(NEVER)).await {
-                Either2::First(message) => Ok(format!("message: {message}")),
+                Either2::First(message) => Ok(format!("message: {}", from_json::<String>(&message)?)),
                 Either2::Second(()) => Ok("timeout".to_string()),
             }
         },
@@ -61,15 +61,15 @@ pub fn register(builder: OrchestrationRegistryBuilder, names: &mut Vec<&'static 
         builder,
         names,
         "QueueRaceTimeoutThenMessage",
-        |ctx: OrchestrationContext, _input: String| async move {
+        |ctx: OrchestrationContext, _input: ()| async move {
             let timer = ctx.schedule_timer(Duration::from_millis(50));
             let first = match ctx.select2(ctx.dequeue_event("inbox"), timer).await {
-                Either2::First(message) => format!("message {message}"),
+                Either2::First(message) => format!("message {}", from_json::<String>(&message)?),
                 Either2::Second(()) => "timeout".to_string(),
             };
             // The dequeue that lost the race must not swallow the next message.
             ctx.set_custom_status("waiting");
-            let late = ctx.dequeue_event("inbox").await;
+            let late: String = from_json(&ctx.dequeue_event("inbox").await)?;
             Ok(format!("{first}, then {late}"))
         },
     )

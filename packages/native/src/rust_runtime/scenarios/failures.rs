@@ -7,7 +7,7 @@ use std::sync::Mutex;
 use duroxide::runtime::registry::OrchestrationRegistryBuilder;
 use duroxide::OrchestrationContext;
 
-use super::{add_orchestration, child_id};
+use super::{add_orchestration, child_id, decoded, from_json, json};
 
 /// Instances `ChangesItsMind` has run for: it schedules a different activity once it has.
 static SEEN_BY_CHANGES_ITS_MIND: Mutex<Option<HashSet<String>>> = Mutex::new(None);
@@ -17,9 +17,9 @@ pub fn register(builder: OrchestrationRegistryBuilder, names: &mut Vec<&'static 
         builder,
         names,
         "WaitForever",
-        |ctx: OrchestrationContext, _input: String| async move {
+        |ctx: OrchestrationContext, _input: ()| async move {
             ctx.set_custom_status("waiting");
-            let data = ctx.schedule_wait("Never").await;
+            let data: String = from_json(&ctx.schedule_wait("Never").await)?;
             Ok(format!("event: {data}"))
         },
     );
@@ -27,17 +27,21 @@ pub fn register(builder: OrchestrationRegistryBuilder, names: &mut Vec<&'static 
         builder,
         names,
         "ParentOfWaiter",
-        |ctx: OrchestrationContext, input: String| async move {
+        |ctx: OrchestrationContext, input: ()| async move {
             ctx.set_custom_status("waiting");
-            ctx.schedule_sub_orchestration_with_id("WaitForever", child_id(&ctx, "child"), input)
-                .await
+            decoded::<String>(ctx.schedule_sub_orchestration_with_id(
+                "WaitForever",
+                child_id(&ctx, "child"),
+                json(&input),
+            ))
+            .await
         },
     );
     let builder = add_orchestration(
         builder,
         names,
         "FailOrchestration",
-        |_ctx: OrchestrationContext, _input: String| async move { Err("boom".to_string()) },
+        |_ctx: OrchestrationContext, _input: ()| async move { Err::<String, _>("boom".to_string()) },
     );
     add_orchestration(
         builder,
@@ -52,7 +56,7 @@ pub fn register(builder: OrchestrationRegistryBuilder, names: &mut Vec<&'static 
             };
             // The first turn records `Greet`; the replay asks for `Shout` in its place.
             let activity = if first_run { "Greet" } else { "Shout" };
-            ctx.schedule_activity(activity, name).await
+            decoded::<String>(ctx.schedule_activity(activity, json(&name))).await
         },
     )
 }

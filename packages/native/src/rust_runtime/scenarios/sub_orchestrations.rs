@@ -3,21 +3,23 @@
 use duroxide::runtime::registry::OrchestrationRegistryBuilder;
 use duroxide::OrchestrationContext;
 
-use super::{add_orchestration, child_id};
+use super::{add_orchestration, child_id, decoded, json};
 
 pub fn register(builder: OrchestrationRegistryBuilder, names: &mut Vec<&'static str>) -> OrchestrationRegistryBuilder {
     let builder = add_orchestration(
         builder,
         names,
         "Greeter",
-        |ctx: OrchestrationContext, name: String| async move { ctx.schedule_activity("Greet", name).await },
+        |ctx: OrchestrationContext, name: String| async move {
+            decoded::<String>(ctx.schedule_activity("Greet", json(&name))).await
+        },
     );
     let builder = add_orchestration(
         builder,
         names,
         "ParentOfGreeter",
         |ctx: OrchestrationContext, name: String| async move {
-            let said = ctx.schedule_sub_orchestration("Greeter", name).await?;
+            let said: String = decoded(ctx.schedule_sub_orchestration("Greeter", json(&name))).await?;
             Ok(format!("child said: {said}"))
         },
     );
@@ -25,14 +27,14 @@ pub fn register(builder: OrchestrationRegistryBuilder, names: &mut Vec<&'static 
         builder,
         names,
         "FailingChild",
-        |_ctx: OrchestrationContext, _input: String| async move { Err("child broke".to_string()) },
+        |_ctx: OrchestrationContext, _input: ()| async move { Err::<String, _>("child broke".to_string()) },
     );
     let builder = add_orchestration(
         builder,
         names,
         "ParentOfFailingChild",
-        |ctx: OrchestrationContext, input: String| async move {
-            match ctx.schedule_sub_orchestration("FailingChild", input).await {
+        |ctx: OrchestrationContext, input: ()| async move {
+            match decoded::<String>(ctx.schedule_sub_orchestration("FailingChild", json(&input))).await {
                 Ok(output) => Ok(output),
                 Err(error) => Ok(format!("caught: {error}")),
             }
@@ -44,7 +46,7 @@ pub fn register(builder: OrchestrationRegistryBuilder, names: &mut Vec<&'static 
         "ParentWithChildId",
         |ctx: OrchestrationContext, name: String| async move {
             let child = child_id(&ctx, "child");
-            let said = ctx.schedule_sub_orchestration_with_id("Greeter", child, name).await?;
+            let said: String = decoded(ctx.schedule_sub_orchestration_with_id("Greeter", child, json(&name))).await?;
             Ok(format!("child said: {said}"))
         },
     );
@@ -53,7 +55,7 @@ pub fn register(builder: OrchestrationRegistryBuilder, names: &mut Vec<&'static 
         names,
         "DetachedStarter",
         |ctx: OrchestrationContext, name: String| async move {
-            ctx.schedule_orchestration("Greeter", child_id(&ctx, "detached"), name);
+            ctx.schedule_orchestration("Greeter", child_id(&ctx, "detached"), json(&name));
             Ok("started".to_string())
         },
     )

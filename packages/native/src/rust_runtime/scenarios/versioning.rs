@@ -3,6 +3,8 @@
 use duroxide::runtime::registry::OrchestrationRegistryBuilder;
 use duroxide::OrchestrationContext;
 
+use super::{from_json, json};
+
 pub fn register(builder: OrchestrationRegistryBuilder, names: &mut Vec<&'static str>) -> OrchestrationRegistryBuilder {
     names.push("Versioned");
     builder
@@ -10,15 +12,20 @@ pub fn register(builder: OrchestrationRegistryBuilder, names: &mut Vec<&'static 
             "Versioned",
             "1.0.0",
             |ctx: OrchestrationContext, input: String| async move {
+                let input: String = from_json(&input)?;
                 if input == "upgrade" {
-                    return ctx.continue_as_new_versioned("2.0.0", "from v1").await;
+                    // Continue-as-new ends the execution: the future never resolves.
+                    ctx.continue_as_new_versioned("2.0.0", json("from v1")).await?;
                 }
-                Ok(format!("v1:{input}"))
+                Ok(json(&format!("v1:{input}")))
             },
         )
         .register_versioned(
             "Versioned",
             "2.0.0",
-            |_ctx: OrchestrationContext, input: String| async move { Ok(format!("v2:{input}")) },
+            |_ctx: OrchestrationContext, input: String| async move {
+                let input: String = from_json(&input)?;
+                Ok(json(&format!("v2:{input}")))
+            },
         )
 }
