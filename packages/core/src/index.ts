@@ -85,3 +85,54 @@ export type { CustomStatus, Provider } from './provider/provider.js';
 export type { ProviderAdmin } from './provider/provider-admin.js';
 export { ProviderError } from './provider/provider-error.js';
 export type { SystemStats } from './provider/system-stats.js';
+export { Runtime } from './runtime/runtime.js';
+export type { RuntimeOptions, TagFilterOption } from './runtime/runtime-options.js';
+export type { MetricsSnapshot } from './runtime/runtime-metrics.js';
+export {
+  createConsoleLogger,
+  type LogFields,
+  type Logger,
+  type LogLevel,
+} from './runtime/logger.js';
+export { ActivityContext, type ActivityInfo } from './runtime/activity-context.js';
+export type { ActivityFunction } from './runtime/registry.js';
+export {
+  OrchestrationContext,
+  type ActivityOptions,
+  type JoinResults,
+  type RaceResults,
+} from './runtime/replay/orchestration-context.js';
+export {
+  OrchestrationState,
+  type OrchestrationInfo,
+} from './runtime/replay/orchestration-state.js';
+export type { OrchestrationFunction } from './runtime/replay/replay-engine.js';
+export type {
+  ActivityTask,
+  JoinResult,
+  OutputOf,
+  RaceResult,
+  RetryBackoff,
+  RetryPolicy,
+  ScheduledTask,
+} from './runtime/replay/scheduled-task.js';
+export {
+  MAX_CARRY_FORWARD_EVENTS,
+  MAX_CUSTOM_STATUS_BYTES,
+  MAX_KV_KEYS,
+  MAX_KV_VALUE_BYTES,
+  MAX_TAG_NAME_BYTES,
+} from './runtime/limits.js';
+export { DUROXIDE_VERSION } from './runtime/runtime-version.js';
+export {
+  Client,
+  type OrchestrationStatus,
+  type ParsedOrchestrationStatus,
+} from './client/client.js';
+export { ClientError, type ClientErrorKind } from './client/client-error.js';
+export {
+  ManagementClient,
+  type HistoryEvent,
+  type ParsedExecutionInfo,
+  type ParsedInstanceInfo,
+} from './client/management-client.js';

@@ -40,6 +40,7 @@ import { poisonMessage } from './poison-message.js';
 import type { ProviderFactory } from './provider-factory.js';
 import { prune } from './prune.js';
 import { queueSemantics } from './queue-semantics.js';
+import { raceReplay } from './race-replay.js';
 import { sessions } from './sessions.js';
 import { tagFiltering } from './tag-filtering.js';
 import {
@@ -80,6 +81,7 @@ export const providerValidationGroups: readonly ValidationGroup[] = Object.freez
   poisonMessage,
   prune,
   queueSemantics,
+  raceReplay,
   sessions,
   tagFiltering,
 ]);
@@ -163,3 +165,4 @@ export function describeProviderValidations(
     }
   });
 }
+export { describeRuntimeScenarios, type RuntimeScenarioProviders } from './runtime/index.js';

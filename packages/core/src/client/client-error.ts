@@ -1,0 +1,103 @@
+import { ProviderError } from '../provider/provider-error.js';
+
+const CLIENT_ERROR = Symbol.for('@duro/core/ClientError');
+
+/** What went wrong in a client call, as duroxide's `ClientError` variants. */
+export type ClientErrorKind =
+  | 'Provider'
+  | 'ManagementNotAvailable'
+  | 'InvalidInput'
+  | 'Timeout'
+  | 'InstanceStillRunning'
+  | 'CannotDeleteSubOrchestration'
+  | 'InstanceNotFound';
+
+/**
+ * A failed `Client` call. `kind` says which of duroxide's `ClientError` variants it is; the
+ * message is duroxide's text for it (`"Operation timed out"`, `"Instance x not found"`, ...).
+ */
+export class ClientError extends Error {
+  override readonly name = 'ClientError';
+  /** @internal brand checked by {@link ClientError.isInstance} */
+  readonly [CLIENT_ERROR] = true;
+
+  private constructor(
+    readonly kind: ClientErrorKind,
+    message: string,
+    /** The instance the error is about, when there is one. */
+    readonly instanceId: string | null,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+
+  /** A provider failure; the `ProviderError` is the cause. */
+  static provider(error: ProviderError): ClientError {
+    return new ClientError('Provider', error.message, null, { cause: error });
+  }
+
+  static managementNotAvailable(): ClientError {
+    return new ClientError(
+      'ManagementNotAvailable',
+      "Management features not available - provider doesn't implement ProviderAdmin",
+      null,
+    );
+  }
+
+  static invalidInput(message: string): ClientError {
+    return new ClientError('InvalidInput', `Invalid input: ${message}`, null);
+  }
+
+  static timeout(): ClientError {
+    return new ClientError('Timeout', 'Operation timed out', null);
+  }
+
+  static instanceStillRunning(instanceId: string): ClientError {
+    return new ClientError(
+      'InstanceStillRunning',
+      `Instance ${instanceId} is still running. Use force=true or cancel first.`,
+      instanceId,
+    );
+  }
+
+  static cannotDeleteSubOrchestration(instanceId: string): ClientError {
+    return new ClientError(
+      'CannotDeleteSubOrchestration',
+      `Cannot delete sub-orchestration ${instanceId} directly. Delete the root orchestration instead.`,
+      instanceId,
+    );
+  }
+
+  static instanceNotFound(instanceId: string): ClientError {
+    return new ClientError('InstanceNotFound', `Instance ${instanceId} not found`, instanceId);
+  }
+
+  /** Whether `value` is a `ClientError`, also across copies of `@duro/core`. */
+  static isInstance(value: unknown): value is ClientError {
+    return typeof value === 'object' && value !== null && CLIENT_ERROR in value;
+  }
+
+  /** Whether trying again can succeed: timeouts and retryable provider errors. */
+  isRetryable(): boolean {
+    if (this.kind === 'Timeout') return true;
+    return this.kind === 'Provider' && ProviderError.isInstance(this.cause) && this.cause.retryable;
+  }
+}
+
+/** Runs a provider call, turning its failure into a `ClientError`. @internal */
+export async function providerCall<T>(operation: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (ClientError.isInstance(error)) throw error;
+    throw ClientError.provider(
+      ProviderError.isInstance(error)
+        ? error
+        : ProviderError.retryable(
+            operation,
+            error instanceof Error ? error.message : String(error),
+            { cause: error },
+          ),
+    );
+  }
+}

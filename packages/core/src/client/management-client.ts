@@ -1,0 +1,173 @@
+import type { Event } from '../model/event.js';
+import { eventToWire } from '../model/event-codec.js';
+import type {
+  DeleteInstanceResult,
+  ExecutionInfo,
+  InstanceFilter,
+  InstanceInfo,
+  InstanceTree,
+  PruneOptions,
+  PruneResult,
+  QueueDepths,
+  SystemMetrics,
+} from '../provider/management.js';
+import type { Provider } from '../provider/provider.js';
+import type { ProviderAdmin } from '../provider/provider-admin.js';
+import { ProviderError } from '../provider/provider-error.js';
+import { parsePayload } from '../runtime/replay/task-node.js';
+import { ClientError, providerCall } from './client-error.js';
+
+/** One history event as `readExecutionHistory` returns it (duroxide-node's `JsEvent`). */
+export interface HistoryEvent {
+  readonly eventId: number;
+  /** The Rust variant name, such as `"ActivityScheduled"` or `"QueueSubscribed"`. */
+  readonly kind: string;
+  readonly sourceEventId?: number;
+  readonly timestampMs: number;
+  /** The variant's fields as JSON (always valid JSON here, unlike duroxide-node). */
+  readonly data?: string;
+  /** The decoded event (not in duroxide-node). */
+  readonly event: Event;
+}
+
+/** Instance info with its output parsed from JSON. */
+export type ParsedInstanceInfo = Omit<InstanceInfo, 'output'> & { readonly output: unknown };
+/** Execution info with its output parsed from JSON. */
+export type ParsedExecutionInfo = Omit<ExecutionInfo, 'output'> & { readonly output: unknown };
+
+const HEADER_FIELDS = new Set([
+  'event_id',
+  'source_event_id',
+  'instance_id',
+  'execution_id',
+  'timestamp_ms',
+  'duroxide_version',
+  'type',
+]);
+
+function historyEvent(event: Event): HistoryEvent {
+  const wire = eventToWire(event);
+  const fields = Object.fromEntries(
+    Object.entries(wire).filter(([key]) => !HEADER_FIELDS.has(key)),
+  );
+  return {
+    eventId: event.eventId,
+    kind: event.kind.type,
+    ...(event.sourceEventId !== null ? { sourceEventId: event.sourceEventId } : {}),
+    timestampMs: event.timestampMs,
+    ...(Object.keys(fields).length > 0 ? { data: JSON.stringify(fields) } : {}),
+    event,
+  };
+}
+
+function translateDeleteError(error: unknown, instanceId: string): unknown {
+  if (!ProviderError.isInstance(error)) return error;
+  const text = error.message.toLowerCase();
+  if (text.includes('not found')) return ClientError.instanceNotFound(instanceId);
+  if (text.includes('still running')) return ClientError.instanceStillRunning(instanceId);
+  if (text.includes('sub-orchestration') || text.includes('delete the root')) {
+    return ClientError.cannotDeleteSubOrchestration(instanceId);
+  }
+  return error;
+}
+
+/**
+ * The management half of `Client`: listing, inspection, metrics, deletion and pruning, through
+ * the provider's `ProviderAdmin`. Rejects with `ClientError` `ManagementNotAvailable` when the
+ * provider has none.
+ */
+export class ManagementClient {
+  constructor(protected readonly provider: Provider) {}
+
+  /** Whether the provider offers the management interface. */
+  hasManagementCapability(): boolean {
+    return (this.provider.asManagementCapability?.() ?? null) !== null;
+  }
+
+  listAllInstances(): Promise<string[]> {
+    return this.admin('list_instances', (admin) => admin.listInstances());
+  }
+
+  listInstancesByStatus(status: string): Promise<string[]> {
+    return this.admin('list_instances_by_status', (admin) => admin.listInstancesByStatus(status));
+  }
+
+  async getInstanceInfo(instanceId: string): Promise<ParsedInstanceInfo> {
+    const info = await this.admin('get_instance_info', (admin) =>
+      admin.getInstanceInfo(instanceId),
+    );
+    return { ...info, output: info.output === null ? null : parsePayload(info.output) };
+  }
+
+  async getExecutionInfo(instanceId: string, executionId: number): Promise<ParsedExecutionInfo> {
+    const info = await this.admin('get_execution_info', (admin) =>
+      admin.getExecutionInfo(instanceId, executionId),
+    );
+    return { ...info, output: info.output === null ? null : parsePayload(info.output) };
+  }
+
+  listExecutions(instanceId: string): Promise<number[]> {
+    return this.admin('list_executions', (admin) => admin.listExecutions(instanceId));
+  }
+
+  async readExecutionHistory(instanceId: string, executionId: number): Promise<HistoryEvent[]> {
+    const events = await this.admin('read_history_with_execution_id', (admin) =>
+      admin.readHistoryWithExecutionId(instanceId, executionId),
+    );
+    return events.map(historyEvent);
+  }
+
+  getSystemMetrics(): Promise<SystemMetrics> {
+    return this.admin('get_system_metrics', (admin) => admin.getSystemMetrics());
+  }
+
+  getQueueDepths(): Promise<QueueDepths> {
+    return this.admin('get_queue_depths', (admin) => admin.getQueueDepths());
+  }
+
+  getInstanceTree(instanceId: string): Promise<InstanceTree> {
+    return this.admin('get_instance_tree', (admin) => admin.getInstanceTree(instanceId));
+  }
+
+  /**
+   * Deletes a root instance with all its sub-orchestrations.
+   * @param force delete even when still running. @default false
+   * @throws {ClientError} `InstanceNotFound`, `InstanceStillRunning` or `CannotDeleteSubOrchestration`.
+   */
+  async deleteInstance(instanceId: string, force = false): Promise<DeleteInstanceResult> {
+    const admin = this.requireAdmin();
+    try {
+      return await admin.deleteInstance(instanceId, force);
+    } catch (error) {
+      const translated = translateDeleteError(error, instanceId);
+      if (ClientError.isInstance(translated)) throw translated;
+      return providerCall('delete_instance', () => {
+        throw translated;
+      });
+    }
+  }
+
+  deleteInstanceBulk(filter: InstanceFilter): Promise<DeleteInstanceResult> {
+    return this.admin('delete_instance_bulk', (admin) => admin.deleteInstanceBulk(filter));
+  }
+
+  pruneExecutions(instanceId: string, options: PruneOptions): Promise<PruneResult> {
+    return this.admin('prune_executions', (admin) => admin.pruneExecutions(instanceId, options));
+  }
+
+  pruneExecutionsBulk(filter: InstanceFilter, options: PruneOptions): Promise<PruneResult> {
+    return this.admin('prune_executions_bulk', (admin) =>
+      admin.pruneExecutionsBulk(filter, options),
+    );
+  }
+
+  private requireAdmin(): ProviderAdmin {
+    const admin = this.provider.asManagementCapability?.() ?? null;
+    if (!admin) throw ClientError.managementNotAvailable();
+    return admin;
+  }
+
+  private admin<T>(operation: string, call: (admin: ProviderAdmin) => Promise<T>): Promise<T> {
+    return providerCall(operation, () => call(this.requireAdmin()));
+  }
+}

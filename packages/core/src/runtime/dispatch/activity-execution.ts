@@ -1,0 +1,245 @@
+import type { ErrorDetails } from '../../model/error-details.js';
+import type { WorkItem, WorkItemOf } from '../../model/work-item.js';
+import { encodeWorkItem } from '../../model/work-item-codec.js';
+import type { Provider } from '../../provider/provider.js';
+import { ActivityContext } from '../activity-context.js';
+import type { Logger } from '../logger.js';
+import type { ActivityRegistry } from '../registry.js';
+import { parsePayload } from '../replay/task-node.js';
+import type { RuntimeMetrics } from '../runtime-metrics.js';
+import {
+  renewalIntervalMs,
+  unregisteredBackoffMs,
+  type ResolvedRuntimeOptions,
+} from '../runtime-options.js';
+import { asProviderError } from '../turn/turn-commit.js';
+import { builtinActivity } from './builtin-activities.js';
+import { sleepUnlessStopped, startRenewal } from './stoppable-wait.js';
+
+/** What running one activity needs. @internal */
+export interface ActivityDependencies {
+  readonly provider: Provider;
+  readonly options: ResolvedRuntimeOptions;
+  readonly activities: ActivityRegistry;
+  readonly logger: Logger;
+  readonly metrics: RuntimeMetrics;
+  /** Activity bodies still running after their result stopped mattering (for shutdown). */
+  readonly stragglers: Set<Promise<unknown>>;
+  /** Fires when shutdown's budget ran out: running activities give their locks back. */
+  readonly halt: AbortSignal;
+}
+
+type Finished =
+  { readonly ok: true; readonly result: string } | { readonly ok: false; readonly error: string };
+
+/**
+ * Runs one fetched `ActivityExecute` as duroxide's worker does: poison past `maxAttempts`,
+ * unregistered names abandoned with backoff, otherwise the handler runs while its lock is
+ * renewed; its result (or failure) is acknowledged together with the completion message. When
+ * the lock cannot be renewed (the orchestration ended, was cancelled, or the activity lost a
+ * race) the context's signal fires, the body gets the grace period to stop, and the lock is
+ * released without a completion. When shutdown's budget runs out first, the signal fires too
+ * and the lock is abandoned without counting an attempt, so another runtime runs it.
+ * @internal
+ */
+export async function runActivity(
+  deps: ActivityDependencies,
+  item: WorkItemOf<'ActivityExecute'>,
+  lockToken: string,
+  attemptCount: number,
+  workerId: string,
+): Promise<void> {
+  const { options, logger } = deps;
+  if (attemptCount > options.maxAttempts) {
+    deps.metrics.increment('activityPoison');
+    const details: ErrorDetails = {
+      type: 'Poison',
+      attemptCount,
+      maxAttempts: options.maxAttempts,
+      messageType: {
+        type: 'Activity',
+        instance: item.instance,
+        executionId: item.executionId,
+        activityName: item.name,
+        activityId: item.id,
+      },
+      message: encodeWorkItem(item),
+    };
+    await ack(deps, lockToken, failure(item, details));
+    return;
+  }
+  const builtin = builtinActivity(item.name);
+  const handler = builtin ? null : deps.activities.resolve(item.name);
+  if (!builtin && !handler) {
+    const backoffMs = unregisteredBackoffMs(options, attemptCount);
+    logger.warn('Activity not registered, abandoning with backoff', {
+      instance: item.instance,
+      activityName: item.name,
+      attemptCount,
+      backoffMs,
+    });
+    await deps.provider.abandonWorkItem(lockToken, backoffMs, false).catch(() => undefined);
+    return;
+  }
+
+  const controller = new AbortController();
+  const stopRenewal = startRenewal(
+    renewalIntervalMs(options.workerLockTimeoutMs, options.workerLockRenewalBufferMs),
+    () => deps.provider.renewWorkItemLock(lockToken, options.workerLockTimeoutMs),
+    (error) => controller.abort(new Error(`activity lock lost: ${String(error)}`)),
+  );
+  try {
+    const ctx = await activityContext(deps, item, attemptCount, workerId, controller);
+    const body = builtin
+      ? builtin(ctx, item.input, deps.provider)
+      : invokeUserActivity(handler ?? (() => undefined), ctx, item);
+    const finished = await Promise.race([body, cancelled(controller.signal), cancelled(deps.halt)]);
+    if (deps.halt.aborted && !finished) {
+      // Shutdown ran out of time: the result would come too late to matter; another runtime
+      // runs the activity again once the lock is back.
+      controller.abort(new Error('runtime shut down'));
+      await deps.provider.abandonWorkItem(lockToken, null, true).catch(() => undefined);
+      return;
+    }
+    if (finished) {
+      await ack(
+        deps,
+        lockToken,
+        finished.ok
+          ? success(item, finished.result)
+          : failure(item, applicationError(finished.error)),
+      );
+      return;
+    }
+    deps.metrics.increment('activityCancelled');
+    const grace = new AbortController();
+    const settled = body.then(() => grace.abort());
+    await sleepUnlessStopped(options.activityCancellationGracePeriodMs, grace.signal);
+    if (!grace.signal.aborted) {
+      logger.warn('Activity did not finish within grace period; its result is discarded', {
+        instance: item.instance,
+        activityName: item.name,
+      });
+      deps.stragglers.add(settled);
+      void settled.finally(() => deps.stragglers.delete(settled));
+    }
+    await deps.provider.ackWorkItem(lockToken, null).catch(() => undefined);
+  } finally {
+    stopRenewal();
+  }
+}
+
+async function invokeUserActivity(
+  handler: NonNullable<ReturnType<ActivityRegistry['resolve']>>,
+  ctx: ActivityContext,
+  item: WorkItemOf<'ActivityExecute'>,
+): Promise<Finished> {
+  try {
+    const value: unknown = await handler(ctx, parsePayload(item.input));
+    const text = JSON.stringify(value === undefined ? null : value) as string | undefined;
+    if (text === undefined)
+      return {
+        ok: false,
+        error: `Activity '${item.name}' returned ${typeof value}, which cannot be written as JSON`,
+      };
+    return { ok: true, result: text };
+  } catch (error) {
+    // duroxide-node's wording, so orchestrations that inspect failure texts behave the same.
+    return {
+      ok: false,
+      error: `Activity '${item.name}' JS execution failed: GenericFailure, ${String(error)}`,
+    };
+  }
+}
+
+function cancelled(signal: AbortSignal): Promise<undefined> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve(undefined);
+    else signal.addEventListener('abort', () => resolve(undefined), { once: true });
+  });
+}
+
+async function activityContext(
+  deps: ActivityDependencies,
+  item: WorkItemOf<'ActivityExecute'>,
+  attemptCount: number,
+  workerId: string,
+  controller: AbortController,
+): Promise<ActivityContext> {
+  let orchestrationName = 'unknown';
+  let orchestrationVersion = 'unknown';
+  try {
+    const history = await deps.provider.read(item.instance);
+    for (let index = history.length - 1; index >= 0; index -= 1) {
+      const kind = history[index]?.kind;
+      if (kind?.type === 'OrchestrationStarted') {
+        orchestrationName = kind.name;
+        orchestrationVersion = kind.version;
+        break;
+      }
+    }
+  } catch {
+    // The names are informational; the activity still runs.
+  }
+  return new ActivityContext(
+    {
+      instanceId: item.instance,
+      executionId: item.executionId,
+      orchestrationName,
+      orchestrationVersion,
+      activityName: item.name,
+      activityId: item.id,
+      workerId,
+      sessionId: item.sessionId ?? null,
+      attempt: attemptCount,
+    },
+    item.tag ?? null,
+    controller,
+    deps.provider,
+    deps.logger,
+  );
+}
+
+function applicationError(message: string): ErrorDetails {
+  return { type: 'Application', kind: { type: 'ActivityFailed' }, message, retryable: false };
+}
+
+function success(item: WorkItemOf<'ActivityExecute'>, result: string): WorkItem {
+  return {
+    type: 'ActivityCompleted',
+    instance: item.instance,
+    executionId: item.executionId,
+    id: item.id,
+    result,
+  };
+}
+
+function failure(item: WorkItemOf<'ActivityExecute'>, details: ErrorDetails): WorkItem {
+  return {
+    type: 'ActivityFailed',
+    instance: item.instance,
+    executionId: item.executionId,
+    id: item.id,
+    details,
+  };
+}
+
+async function ack(
+  deps: ActivityDependencies,
+  lockToken: string,
+  completion: WorkItem,
+): Promise<void> {
+  try {
+    await deps.provider.ackWorkItem(lockToken, completion);
+    if (completion.type === 'ActivityCompleted') deps.metrics.increment('activitySuccess');
+    else if (completion.type === 'ActivityFailed' && completion.details.type === 'Application') {
+      deps.metrics.increment('activityAppErrors');
+    }
+  } catch (error) {
+    deps.logger.warn('worker: atomic ack failed, abandoning work item', {
+      error: asProviderError('ack_work_item', error).message,
+    });
+    deps.metrics.increment('activityInfraErrors');
+    await deps.provider.abandonWorkItem(lockToken, 100, false).catch(() => undefined);
+  }
+}

@@ -1,0 +1,53 @@
+import type { ActivityTask, ActivityTaskBody, RetryPolicy } from './scheduled-task.js';
+import { scheduledTask } from './scheduled-task.js';
+
+/**
+ * Encodes a task input the way duroxide-node does: JSON text, with `undefined` as `null`.
+ * @throws {TypeError} when the value cannot be written as JSON (a `BigInt`, a cycle).
+ */
+export function encodePayload(value: unknown): string {
+  const text = JSON.stringify(value === undefined ? null : value) as string | undefined;
+  if (text === undefined) throw new TypeError(`cannot encode ${typeof value} as JSON`);
+  return text;
+}
+
+/** @internal */
+export function requireString(what: string, value: unknown): string {
+  if (typeof value !== 'string') {
+    throw new TypeError(`${what} must be a string, got ${value === null ? 'null' : typeof value}`);
+  }
+  return value;
+}
+
+/** @internal */
+export function requireDuration(what: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw new TypeError(
+      `${what} must be a finite number of milliseconds >= 0, got ${String(value)}`,
+    );
+  }
+  return value;
+}
+
+/** @internal */
+export function activityTask<T>(body: ActivityTaskBody): ActivityTask<T> {
+  const task = scheduledTask<T>({ ...body });
+  // Like duroxide-node, `withTag` is not part of the descriptor's JSON.
+  return Object.defineProperty(task, 'withTag', {
+    value: (tag: string) => activityTask<T>({ ...body, tag: requireString('tag', tag) }),
+    enumerable: false,
+  }) as ActivityTask<T>;
+}
+
+/** @internal */
+export function validRetry(retry: RetryPolicy): RetryPolicy {
+  if (!Number.isInteger(retry.maxAttempts) || retry.maxAttempts < 1) {
+    throw new TypeError(
+      `retry.maxAttempts must be an integer >= 1, got ${String(retry.maxAttempts)}`,
+    );
+  }
+  if (retry.timeoutMs !== undefined) requireDuration('retry.timeoutMs', retry.timeoutMs);
+  if (retry.totalTimeoutMs !== undefined)
+    requireDuration('retry.totalTimeoutMs', retry.totalTimeoutMs);
+  return retry;
+}

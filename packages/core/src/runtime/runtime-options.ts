@@ -1,0 +1,239 @@
+import { parseSemver } from '../model/semver.js';
+import { TagFilter, type SemverRange } from '../provider/fetch-filters.js';
+import { createConsoleLogger, type Logger, type LogLevel } from './logger.js';
+import { DUROXIDE_SEMVER } from './runtime-version.js';
+
+/**
+ * Which activity tags this runtime's workers take, in duroxide-node's friendly forms:
+ * `'defaultOnly'` (untagged only, the default), `'any'`, `'none'` (orchestrations only),
+ * `{ tags: [...] }` (only those) or `{ defaultAnd: [...] }` (untagged and those).
+ */
+export type TagFilterOption =
+  | 'defaultOnly'
+  | 'any'
+  | 'none'
+  | { readonly tags: readonly string[] }
+  | { readonly defaultAnd: readonly string[] };
+
+/**
+ * Options of `new Runtime(provider, options)`, named as duroxide-node's `RuntimeOptions`.
+ * Durations are milliseconds.
+ */
+export interface RuntimeOptions {
+  /** Concurrent orchestration turns; 0 makes a worker-only node. @default 4 */
+  readonly orchestrationConcurrency?: number;
+  /** Concurrent activities. @default 8 */
+  readonly workerConcurrency?: number;
+  /** Least time between two polls of an idle dispatcher slot. @default 100 */
+  readonly dispatcherPollIntervalMs?: number;
+  /** How long a fetch may wait for work inside the provider (long poll). @default 30000 */
+  readonly dispatcherLongPollTimeoutMs?: number;
+  /** Lock on an instance during a turn; renewed while the turn runs. @default 5000 */
+  readonly orchestratorLockTimeoutMs?: number;
+  /** Renew the turn lock this long before it expires (locks of 15 s or more). @default 2000 */
+  readonly orchestratorLockRenewalBufferMs?: number;
+  /** Lock on an activity while it runs; renewed until it finishes. @default 30000 */
+  readonly workerLockTimeoutMs?: number;
+  /** Renew the activity lock this long before it expires (locks of 15 s or more). @default 5000 */
+  readonly workerLockRenewalBufferMs?: number;
+  /** Deliveries of one message before it is poisoned. @default 10 */
+  readonly maxAttempts?: number;
+  /** How long a cancelled activity may keep running before its result is discarded. @default 10000 */
+  readonly activityCancellationGracePeriodMs?: number;
+  /** Backoff of unregistered orchestrations and activities: base·2^(attempt−1), capped. */
+  readonly unregisteredBackoff?: { readonly baseDelayMs?: number; readonly maxDelayMs?: number };
+  /** Duroxide versions whose executions this runtime replays. @default { min: '0.0.0', max: '0.1.32' } */
+  readonly supportedReplayVersions?: { readonly min: string; readonly max: string };
+  /** Lock on a claimed session. @default 30000 */
+  readonly sessionLockTimeoutMs?: number;
+  /** @default 5000 */
+  readonly sessionLockRenewalBufferMs?: number;
+  /** A session without activity for this long is released. @default 300000 */
+  readonly sessionIdleTimeoutMs?: number;
+  /** How often expired sessions are swept. @default 300000 */
+  readonly sessionCleanupIntervalMs?: number;
+  /** Most distinct sessions this runtime serves at once. @default 10 */
+  readonly maxSessionsPerRuntime?: number;
+  /** A stable identity for session ownership across restarts (pod name); default per slot. */
+  readonly workerNodeId?: string;
+  /** @default 'defaultOnly' */
+  readonly workerTagFilter?: TagFilterOption;
+  /** The lowest level logged by the built-in logger. @default 'warn' */
+  readonly logLevel?: LogLevel;
+  /** Where log lines and orchestration traces go; replaces the built-in logger. */
+  readonly logger?: Logger;
+}
+
+/** Options with every default applied. @internal */
+export interface ResolvedRuntimeOptions {
+  readonly orchestrationConcurrency: number;
+  readonly workerConcurrency: number;
+  readonly dispatcherPollIntervalMs: number;
+  readonly dispatcherLongPollTimeoutMs: number;
+  readonly orchestratorLockTimeoutMs: number;
+  readonly orchestratorLockRenewalBufferMs: number;
+  readonly workerLockTimeoutMs: number;
+  readonly workerLockRenewalBufferMs: number;
+  readonly maxAttempts: number;
+  readonly activityCancellationGracePeriodMs: number;
+  readonly unregisteredBackoff: { readonly baseDelayMs: number; readonly maxDelayMs: number };
+  readonly supportedReplayVersions: SemverRange;
+  readonly sessionLockTimeoutMs: number;
+  readonly sessionLockRenewalBufferMs: number;
+  readonly sessionIdleTimeoutMs: number;
+  readonly sessionCleanupIntervalMs: number;
+  readonly maxSessionsPerRuntime: number;
+  readonly workerNodeId: string | null;
+  readonly workerTagFilter: TagFilter;
+  readonly logger: Logger;
+}
+
+function count(name: string, value: number | undefined, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < min) {
+    throw new RangeError(
+      `RuntimeOptions.${name} must be an integer >= ${min}, got ${String(value)}`,
+    );
+  }
+  return value;
+}
+
+function duration(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw new RangeError(
+      `RuntimeOptions.${name} must be a finite number of milliseconds >= 0, got ${String(value)}`,
+    );
+  }
+  return value;
+}
+
+function tagFilter(option: TagFilterOption | undefined): TagFilter {
+  if (option === undefined || option === 'defaultOnly') return TagFilter.defaultOnly();
+  if (option === 'any') return TagFilter.any();
+  if (option === 'none') return TagFilter.none();
+  if ('tags' in option) return TagFilter.tags(option.tags);
+  if ('defaultAnd' in option) return TagFilter.defaultAnd(option.defaultAnd);
+  throw new RangeError(
+    `RuntimeOptions.workerTagFilter is not a tag filter: ${JSON.stringify(option)}`,
+  );
+}
+
+/**
+ * Applies defaults and checks every option.
+ * @throws {RangeError} naming the option that is out of range, or when the session idle timeout
+ *   is not longer than the activity lock renewal interval (sessions would unpin mid-activity).
+ * @internal
+ */
+export function resolveRuntimeOptions(options: RuntimeOptions = {}): ResolvedRuntimeOptions {
+  const workerLockTimeoutMs = duration('workerLockTimeoutMs', options.workerLockTimeoutMs, 30_000);
+  const workerLockRenewalBufferMs = duration(
+    'workerLockRenewalBufferMs',
+    options.workerLockRenewalBufferMs,
+    5_000,
+  );
+  const sessionIdleTimeoutMs = duration(
+    'sessionIdleTimeoutMs',
+    options.sessionIdleTimeoutMs,
+    300_000,
+  );
+  const renewalMs = Math.max(workerLockTimeoutMs - workerLockRenewalBufferMs, 1_000);
+  if (sessionIdleTimeoutMs <= renewalMs) {
+    throw new RangeError(
+      `sessionIdleTimeoutMs (${sessionIdleTimeoutMs}) must be greater than the worker lock renewal interval (${renewalMs}): sessions would unpin during long-running activities; raise sessionIdleTimeoutMs or lower workerLockTimeoutMs`,
+    );
+  }
+  const replay = options.supportedReplayVersions;
+  return {
+    orchestrationConcurrency: count(
+      'orchestrationConcurrency',
+      options.orchestrationConcurrency,
+      4,
+      0,
+    ),
+    workerConcurrency: count('workerConcurrency', options.workerConcurrency, 8, 0),
+    dispatcherPollIntervalMs: duration(
+      'dispatcherPollIntervalMs',
+      options.dispatcherPollIntervalMs,
+      100,
+    ),
+    dispatcherLongPollTimeoutMs: duration(
+      'dispatcherLongPollTimeoutMs',
+      options.dispatcherLongPollTimeoutMs,
+      30_000,
+    ),
+    orchestratorLockTimeoutMs: duration(
+      'orchestratorLockTimeoutMs',
+      options.orchestratorLockTimeoutMs,
+      5_000,
+    ),
+    orchestratorLockRenewalBufferMs: duration(
+      'orchestratorLockRenewalBufferMs',
+      options.orchestratorLockRenewalBufferMs,
+      2_000,
+    ),
+    workerLockTimeoutMs,
+    workerLockRenewalBufferMs,
+    maxAttempts: count('maxAttempts', options.maxAttempts, 10, 1),
+    activityCancellationGracePeriodMs: duration(
+      'activityCancellationGracePeriodMs',
+      options.activityCancellationGracePeriodMs,
+      10_000,
+    ),
+    unregisteredBackoff: {
+      baseDelayMs: duration(
+        'unregisteredBackoff.baseDelayMs',
+        options.unregisteredBackoff?.baseDelayMs,
+        1_000,
+      ),
+      maxDelayMs: duration(
+        'unregisteredBackoff.maxDelayMs',
+        options.unregisteredBackoff?.maxDelayMs,
+        60_000,
+      ),
+    },
+    supportedReplayVersions: replay
+      ? { min: parseSemver(replay.min), max: parseSemver(replay.max) }
+      : { min: parseSemver('0.0.0'), max: DUROXIDE_SEMVER },
+    sessionLockTimeoutMs: duration('sessionLockTimeoutMs', options.sessionLockTimeoutMs, 30_000),
+    sessionLockRenewalBufferMs: duration(
+      'sessionLockRenewalBufferMs',
+      options.sessionLockRenewalBufferMs,
+      5_000,
+    ),
+    sessionIdleTimeoutMs,
+    sessionCleanupIntervalMs: duration(
+      'sessionCleanupIntervalMs',
+      options.sessionCleanupIntervalMs,
+      300_000,
+    ),
+    maxSessionsPerRuntime: count('maxSessionsPerRuntime', options.maxSessionsPerRuntime, 10, 1),
+    workerNodeId: options.workerNodeId ?? null,
+    workerTagFilter: tagFilter(options.workerTagFilter),
+    logger: options.logger ?? createConsoleLogger(options.logLevel ?? 'warn'),
+  };
+}
+
+/** Delay before retrying an unregistered handler: base·2^(attempt−1), exponent ≤ 6, capped. */
+export function unregisteredBackoffMs(
+  options: ResolvedRuntimeOptions,
+  attemptCount: number,
+): number {
+  const exponent = Math.min(Math.max(attemptCount - 1, 0), 6);
+  return Math.min(
+    options.unregisteredBackoff.baseDelayMs * 2 ** exponent,
+    options.unregisteredBackoff.maxDelayMs,
+  );
+}
+
+/**
+ * How often a lock is renewed: `timeout − buffer` (at least 1 s) for locks of 15 s or more,
+ * else half the timeout rounded up to whole seconds, as duroxide. Locks under 2 s renew at half
+ * their timeout (duroxide's 1 s floor would let them expire first).
+ */
+export function renewalIntervalMs(lockTimeoutMs: number, bufferMs: number): number {
+  if (lockTimeoutMs >= 15_000)
+    return Math.max(lockTimeoutMs - Math.min(bufferMs, lockTimeoutMs), 1_000);
+  if (lockTimeoutMs < 2_000) return Math.max(lockTimeoutMs / 2, 1);
+  return Math.ceil(lockTimeoutMs / 2 / 1000) * 1000;
+}

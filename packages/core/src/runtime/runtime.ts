@@ -1,0 +1,193 @@
+import { randomBytes } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
+import type { Provider } from '../provider/provider.js';
+import { OrchestrationDispatcher } from './dispatch/orchestration-dispatcher.js';
+import { WorkerDispatcher } from './dispatch/worker-dispatcher.js';
+import {
+  ActivityRegistry,
+  DEFAULT_VERSION,
+  OrchestrationRegistry,
+  type ActivityFunction,
+} from './registry.js';
+import type { OrchestrationFunction } from './replay/replay-engine.js';
+import { RuntimeMetrics, type MetricsSnapshot } from './runtime-metrics.js';
+import { sleep } from './turn/turn-commit.js';
+import {
+  resolveRuntimeOptions,
+  type ResolvedRuntimeOptions,
+  type RuntimeOptions,
+} from './runtime-options.js';
+
+/** Default budget of {@link Runtime.shutdown}, in milliseconds (duroxide's). */
+const DEFAULT_SHUTDOWN_TIMEOUT_MS = 1_000;
+
+/**
+ * Runs orchestrations and activities from a store, with duroxide-node's `Runtime` surface:
+ * register handlers, `start()`, and `shutdown()`.
+ *
+ * @example
+ * ```ts
+ * const runtime = new Runtime(provider, { orchestrationConcurrency: 2 });
+ * runtime.registerActivity('Hello', async (ctx, name: string) => `Hello, ${name}!`);
+ * runtime.registerOrchestration('Greet', function* (ctx, name: string) {
+ *   return yield* ctx.scheduleActivity<string>('Hello', name);
+ * });
+ * await runtime.start();
+ * ```
+ */
+export class Runtime {
+  private readonly options: ResolvedRuntimeOptions;
+  private readonly orchestrations = new OrchestrationRegistry();
+  private readonly activities = new ActivityRegistry();
+  private readonly metrics = new RuntimeMetrics();
+  private readonly stragglers = new Set<Promise<unknown>>();
+  private readonly runtimeId = randomBytes(2).toString('hex');
+  private readonly stopController = new AbortController();
+  private readonly haltController = new AbortController();
+  private loops: Promise<void>[] | null = null;
+
+  /**
+   * @throws {RangeError} naming an option that is out of range.
+   */
+  constructor(
+    private readonly provider: Provider,
+    options?: RuntimeOptions,
+  ) {
+    this.options = resolveRuntimeOptions(options);
+  }
+
+  /**
+   * Registers an activity under `name`.
+   * @throws {Error} when the name is taken or uses the reserved `__duroxide_syscall:` prefix.
+   */
+  registerActivity<In = unknown, Out = unknown>(
+    name: string,
+    handler: ActivityFunction<In, Out>,
+  ): this {
+    this.assertNotStarted('registerActivity');
+    this.activities.register(name, handler as ActivityFunction);
+    return this;
+  }
+
+  /** Registers an orchestration as version 1.0.0. */
+  registerOrchestration<In = unknown, Out = unknown>(
+    name: string,
+    handler: OrchestrationFunction<In, Out>,
+  ): this {
+    return this.registerOrchestrationVersioned(name, DEFAULT_VERSION, handler);
+  }
+
+  /**
+   * Registers one version of an orchestration; new instances run the latest version.
+   * @throws {Error} when `name@version` is taken or `version` is not later than the latest.
+   */
+  registerOrchestrationVersioned<In = unknown, Out = unknown>(
+    name: string,
+    version: string,
+    handler: OrchestrationFunction<In, Out>,
+  ): this {
+    this.assertNotStarted('registerOrchestrationVersioned');
+    this.orchestrations.register(name, version, handler as OrchestrationFunction);
+    return this;
+  }
+
+  registerActivityTyped<In = unknown, Out = unknown>(
+    name: string,
+    handler: ActivityFunction<In, Out>,
+  ): this {
+    return this.registerActivity(name, handler);
+  }
+
+  registerOrchestrationTyped<In = unknown, Out = unknown>(
+    name: string,
+    handler: OrchestrationFunction<In, Out>,
+  ): this {
+    return this.registerOrchestration(name, handler);
+  }
+
+  registerOrchestrationVersionedTyped<In = unknown, Out = unknown>(
+    name: string,
+    version: string,
+    handler: OrchestrationFunction<In, Out>,
+  ): this {
+    return this.registerOrchestrationVersioned(name, version, handler);
+  }
+
+  /**
+   * Starts the dispatchers and returns at once.
+   * @throws {Error} when already started.
+   */
+  async start(): Promise<void> {
+    this.assertNotStarted('start');
+    const { logger } = this.options;
+    const stop = this.stopController.signal;
+    // Every dispatcher slot listens on the stop signal.
+    setMaxListeners(0, stop, this.haltController.signal);
+    const turns = new OrchestrationDispatcher(
+      {
+        provider: this.provider,
+        options: this.options,
+        orchestrations: this.orchestrations,
+        logger,
+        metrics: this.metrics,
+      },
+      stop,
+    );
+    const workers = new WorkerDispatcher(
+      {
+        provider: this.provider,
+        options: this.options,
+        activities: this.activities,
+        logger,
+        metrics: this.metrics,
+        stragglers: this.stragglers,
+        halt: this.haltController.signal,
+      },
+      this.runtimeId,
+      stop,
+    );
+    this.loops = [...turns.run(), ...workers.run()];
+    logger.info(
+      `duro runtime starting with provider ${this.provider.name} (${this.provider.version})`,
+      {
+        runtimeId: this.runtimeId,
+      },
+    );
+  }
+
+  /**
+   * Stops fetching new work and waits for turns and activities in flight, returning as soon as
+   * they are done (not after the whole budget). Activities still running after `timeoutMs` see
+   * their `signal` fire and give their locks back (no attempt counted), so another runtime runs
+   * them; their late results are discarded.
+   * @param timeoutMs budget in milliseconds. @default 1000
+   */
+  async shutdown(timeoutMs = DEFAULT_SHUTDOWN_TIMEOUT_MS): Promise<void> {
+    this.stopController.abort();
+    const loops = this.loops ?? [];
+    let timer: NodeJS.Timeout | undefined;
+    const budget = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, timeoutMs);
+    });
+    const drained = Promise.allSettled([...loops, ...this.stragglers]).then(() => true);
+    try {
+      if (await Promise.race([drained, budget.then(() => false)])) return;
+      this.haltController.abort();
+      // Halted activities give their locks back at once; a turn in flight finishes its ack.
+      await Promise.race([Promise.allSettled(loops), sleep(timeoutMs)]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Counters of what this runtime did since it started. */
+  metricsSnapshot(): MetricsSnapshot {
+    return this.metrics.snapshot();
+  }
+
+  private assertNotStarted(operation: string): void {
+    if (this.loops !== null || this.stopController.signal.aborted) {
+      throw new Error(`Runtime.${operation}() must be called before start()`);
+    }
+  }
+}

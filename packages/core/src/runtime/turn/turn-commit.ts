@@ -1,0 +1,160 @@
+import { errorDisplayMessage } from '../../model/error-details.js';
+import type { Event } from '../../model/event.js';
+import { parseSemver } from '../../model/semver.js';
+import type { WorkItem } from '../../model/work-item.js';
+import type { ExecutionMetadata } from '../../provider/execution-metadata.js';
+import type { ScheduledActivityIdentifier } from '../../provider/orchestration-item.js';
+import type { Provider } from '../../provider/provider.js';
+import { ProviderError } from '../../provider/provider-error.js';
+import type { Logger } from '../logger.js';
+import type { RuntimeMetrics } from '../runtime-metrics.js';
+import type { OrchestrationRegistry } from '../registry.js';
+import type { ResolvedRuntimeOptions } from '../runtime-options.js';
+
+/** What turn processing needs from the runtime. @internal */
+export interface TurnDependencies {
+  readonly provider: Provider;
+  readonly options: ResolvedRuntimeOptions;
+  readonly orchestrations: OrchestrationRegistry;
+  readonly logger: Logger;
+  readonly metrics: RuntimeMetrics;
+}
+
+/** One commit of a turn. @internal */
+export interface TurnCommit {
+  readonly executionId: number;
+  readonly delta: readonly Event[];
+  readonly workerItems: readonly WorkItem[];
+  readonly orchestratorItems: readonly WorkItem[];
+  readonly metadata: ExecutionMetadata;
+  readonly cancelledActivities: readonly ScheduledActivityIdentifier[];
+}
+
+/**
+ * The execution metadata a delta implies, as duroxide's `compute_execution_metadata`: the
+ * `OrchestrationStarted` sets name, version, parent and the pinned runtime version; the first
+ * terminal event sets status and output (the error text for a failure, the next input for
+ * continue-as-new).
+ * @internal
+ */
+export function metadataFromDelta(delta: readonly Event[]): ExecutionMetadata {
+  let metadata: ExecutionMetadata = {};
+  for (const event of delta) {
+    const kind = event.kind;
+    if (kind.type === 'OrchestrationStarted') {
+      let pinned: ExecutionMetadata['pinnedDuroxideVersion'];
+      try {
+        pinned = parseSemver(event.duroxideVersion);
+      } catch {
+        pinned = undefined;
+      }
+      metadata = {
+        ...metadata,
+        orchestrationName: kind.name,
+        orchestrationVersion: kind.version,
+        ...(kind.parentInstance !== null ? { parentInstanceId: kind.parentInstance } : {}),
+        ...(pinned ? { pinnedDuroxideVersion: pinned } : {}),
+      };
+    } else if (kind.type === 'OrchestrationCompleted') {
+      return { ...metadata, status: 'Completed', output: kind.output };
+    } else if (kind.type === 'OrchestrationFailed') {
+      return { ...metadata, status: 'Failed', output: errorDisplayMessage(kind.details) };
+    } else if (kind.type === 'OrchestrationContinuedAsNew') {
+      return { ...metadata, status: 'ContinuedAsNew', output: kind.input };
+    }
+  }
+  return metadata;
+}
+
+const ACK_RETRIES = 5;
+
+/**
+ * Acknowledges a turn, retrying retryable provider errors with 10 ms doubling backoff (five
+ * times, as duroxide); a permanent error is returned at once so the caller can record the
+ * failure. After the retries the lock is abandoned.
+ * @returns `null` when committed, else the last error.
+ * @internal
+ */
+export async function ackTurn(
+  deps: TurnDependencies,
+  lockToken: string,
+  commit: TurnCommit,
+): Promise<ProviderError | null> {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      await deps.provider.ackOrchestrationItem(
+        lockToken,
+        commit.executionId,
+        commit.delta,
+        commit.workerItems,
+        commit.orchestratorItems,
+        commit.metadata,
+        commit.cancelledActivities,
+      );
+      return null;
+    } catch (error) {
+      const failure = asProviderError('ack_orchestration_item', error);
+      if (!failure.retryable) return failure;
+      if (attempt >= ACK_RETRIES) {
+        deps.logger.warn('Failed to ack_orchestration_item after max retries', {
+          error: failure.message,
+        });
+        await abandonQuietly(deps, lockToken, 50);
+        return failure;
+      }
+      await sleep(10 * 2 ** attempt);
+    }
+  }
+}
+
+/** Abandons a lock, logging instead of throwing (the lock also expires by itself). */
+export async function abandonQuietly(
+  deps: TurnDependencies,
+  lockToken: string,
+  delayMs: number | null,
+): Promise<void> {
+  try {
+    await deps.provider.abandonOrchestrationItem(lockToken, delayMs, false);
+  } catch (error) {
+    deps.logger.warn('abandon_orchestration_item failed; the lock will expire', {
+      error: String(error),
+    });
+  }
+}
+
+/** Any thrown value as a `ProviderError` (a bare error counts as retryable, as duroxide's). */
+export function asProviderError(operation: string, error: unknown): ProviderError {
+  if (ProviderError.isInstance(error)) return error;
+  return ProviderError.retryable(
+    operation,
+    error instanceof Error ? error.message : String(error),
+    { cause: error },
+  );
+}
+
+/** Resolves after `ms` milliseconds. */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** The parent execution a child's result goes to: the stamped one, else the parent's latest. */
+export async function resolveParentExecutionId(
+  deps: TurnDependencies,
+  parentInstance: string,
+  stamped: number | null,
+): Promise<number> {
+  if (stamped !== null) return stamped;
+  try {
+    const events = await deps.provider.read(parentInstance);
+    return events.reduce((max, event) => Math.max(max, event.executionId), 1);
+  } catch (error) {
+    deps.logger.warn(
+      'failed to read parent history for sub-orchestration routing; defaulting to 1',
+      {
+        parentInstance,
+        error: String(error),
+      },
+    );
+    return 1;
+  }
+}

@@ -1,0 +1,225 @@
+import { expect, it } from 'vitest';
+import type { ActivityContext } from '../../runtime/activity-context.js';
+import { eventually, withRuntime, type RuntimeScenarioProviders } from './scenario-harness.js';
+
+/** Scenarios about activities: results, failures, retries, cancellation, sessions, tags. */
+export function activityScenarios(providers: RuntimeScenarioProviders): void {
+  it('an activity result reaches the orchestration and the output is stored as JSON', async () => {
+    await withRuntime(
+      providers,
+      (rt) => {
+        rt.registerActivity('Echo', async (_ctx, input: unknown) => input);
+        rt.registerOrchestration('Chain', function* (ctx, input: { n: number }) {
+          const first = yield* ctx.scheduleActivity<{ n: number }>('Echo', input);
+          const second = yield* ctx.scheduleActivity<string>('Echo', `n=${first.n}`);
+          return { first, second };
+        });
+      },
+      async ({ client }) => {
+        await client.startOrchestration('chain', 'Chain', { n: 7 });
+        const status = await client.waitForOrchestration('chain', 10_000);
+        expect(status).toMatchObject({
+          status: 'Completed',
+          output: { first: { n: 7 }, second: 'n=7' },
+        });
+        const raw = await client.getStatus('chain');
+        expect(raw.output).toBe('{"first":{"n":7},"second":"n=7"}');
+      },
+    );
+  });
+
+  it('a failing activity is thrown into the orchestration with the duroxide-node error text', async () => {
+    await withRuntime(
+      providers,
+      (rt) => {
+        rt.registerActivity('Fail', async (_ctx, input: string) => {
+          throw new Error(`boom: ${input}`);
+        });
+        rt.registerOrchestration('Catch', function* (ctx) {
+          try {
+            yield ctx.scheduleActivity('Fail', 'first');
+            return 'not reached';
+          } catch (error) {
+            return (error as Error).message;
+          }
+        });
+      },
+      async ({ client }) => {
+        await client.startOrchestration('catch', 'Catch');
+        expect(await client.waitForOrchestrationTyped('catch', 10_000)).toBe(
+          "Activity 'Fail' JS execution failed: GenericFailure, Error: boom: first",
+        );
+      },
+    );
+  });
+
+  it('an orchestration that throws fails with its error text', async () => {
+    await withRuntime(
+      providers,
+      (rt) => {
+        // eslint-disable-next-line require-yield -- finishes in its first turn
+        rt.registerOrchestration('Throw', function* () {
+          throw new Error('broken on purpose');
+        });
+      },
+      async ({ client }) => {
+        await client.startOrchestration('throw', 'Throw');
+        const status = await client.waitForOrchestration('throw', 10_000);
+        expect(status).toMatchObject({
+          status: 'Failed',
+          error: 'Error: broken on purpose',
+          errorDetails: { type: 'Application', kind: { type: 'OrchestrationFailed' } },
+        });
+        await expect(client.waitForOrchestrationTyped('throw', 1_000)).rejects.toThrow(
+          'broken on purpose',
+        );
+      },
+    );
+  });
+
+  it('a retried activity succeeds after failing attempts, with durable backoff timers between them', async () => {
+    let calls = 0;
+    await withRuntime(
+      providers,
+      (rt) => {
+        rt.registerActivity('Flaky', async () => {
+          calls += 1;
+          if (calls < 3) throw new Error(`attempt ${calls} failed`);
+          return { attempt: calls };
+        });
+        rt.registerOrchestration('Retry', function* (ctx) {
+          return yield* ctx.scheduleActivityWithRetry('Flaky', null, {
+            maxAttempts: 3,
+            backoff: 'exponential',
+          });
+        });
+      },
+      async ({ client }) => {
+        await client.startOrchestration('retry', 'Retry');
+        expect(await client.waitForOrchestrationTyped('retry', 10_000)).toEqual({ attempt: 3 });
+        const kinds = (await client.readExecutionHistory('retry', 1)).map((e) => e.kind);
+        expect(kinds.filter((kind) => kind === 'TimerCreated')).toHaveLength(2);
+        expect(kinds.filter((kind) => kind === 'ActivityScheduled')).toHaveLength(3);
+      },
+    );
+  });
+
+  it('the losing activity of a race is cancelled: its AbortSignal fires and its result is never recorded', async () => {
+    let observed: ActivityContext | undefined;
+    await withRuntime(
+      providers,
+      (rt) => {
+        rt.registerActivity('Slow', async (ctx) => {
+          observed = ctx;
+          await new Promise<void>((resolve) =>
+            ctx.signal.addEventListener('abort', () => resolve(), { once: true }),
+          );
+          return 'too late';
+        });
+        rt.registerOrchestration('Race', function* (ctx) {
+          return yield* ctx.race(ctx.scheduleActivity('Slow'), ctx.scheduleTimer(50));
+        });
+      },
+      async ({ client }) => {
+        await client.startOrchestration('race', 'Race');
+        expect(await client.waitForOrchestrationTyped('race', 10_000)).toEqual({
+          index: 1,
+          value: null,
+        });
+        await eventually(
+          'the losing activity sees its signal',
+          () => observed?.signal.aborted === true,
+        );
+        expect(observed?.isCancelled()).toBe(true);
+        const history = await client.readExecutionHistory('race', 1);
+        const cancel = history.find((e) => e.kind === 'ActivityCancelRequested');
+        expect(cancel?.data).toBe('{"reason":"dropped_future"}');
+        expect(history.some((e) => e.kind === 'ActivityCompleted')).toBe(false);
+      },
+      { activityCancellationGracePeriodMs: 100 },
+    );
+  });
+
+  it('activities on one session run on the same worker', async () => {
+    const workers: string[] = [];
+    await withRuntime(
+      providers,
+      (rt) => {
+        rt.registerActivity('Where', async (ctx) => {
+          workers.push(ctx.workerId);
+          return ctx.sessionId;
+        });
+        rt.registerOrchestration('Affine', function* (ctx) {
+          const results = yield* ctx.all([
+            ctx.scheduleActivityOnSession('Where', 1, 'session-a'),
+            ctx.scheduleActivityOnSession('Where', 2, 'session-a'),
+            ctx.scheduleActivityOnSession('Where', 3, 'session-a'),
+          ]);
+          return results.map((entry) => entry.ok);
+        });
+      },
+      async ({ client }) => {
+        await client.startOrchestration('affine', 'Affine');
+        expect(await client.waitForOrchestrationTyped('affine', 10_000)).toEqual([
+          'session-a',
+          'session-a',
+          'session-a',
+        ]);
+        expect(new Set(workers).size).toBe(1);
+      },
+      { workerConcurrency: 3 },
+    );
+  });
+
+  it('a tagged activity runs only on a worker subscribed to its tag', async () => {
+    const ranOn: string[] = [];
+    await withRuntime(
+      providers,
+      (rt) => {
+        rt.registerActivity('Work', async (ctx) => {
+          ranOn.push(`default:${ctx.tag() ?? 'none'}`);
+          return 'default';
+        });
+        rt.registerOrchestration('Tagged', function* (ctx) {
+          const gpu = yield* ctx.scheduleActivity<string>('Work').withTag('gpu');
+          const plain = yield* ctx.scheduleActivity<string>('Work');
+          return [gpu, plain];
+        });
+      },
+      async ({ client, startRuntime }) => {
+        await startRuntime(
+          (rt) =>
+            rt.registerActivity('Work', async (ctx) => {
+              ranOn.push(`gpu:${ctx.tag() ?? 'none'}`);
+              return 'gpu';
+            }),
+          { workerTagFilter: { tags: ['gpu'] }, orchestrationConcurrency: 0 },
+        );
+        await client.startOrchestration('tagged', 'Tagged');
+        expect(await client.waitForOrchestrationTyped('tagged', 10_000)).toEqual([
+          'gpu',
+          'default',
+        ]);
+        expect(ranOn).toEqual(['gpu:gpu', 'default:none']);
+      },
+    );
+  });
+
+  it('an activity nobody registered is poisoned after maxAttempts and fails its orchestration', async () => {
+    await withRuntime(
+      providers,
+      (rt) => {
+        rt.registerOrchestration('Missing', function* (ctx) {
+          return yield* ctx.scheduleActivity('NoSuchActivity');
+        });
+      },
+      async ({ client }) => {
+        await client.startOrchestration('missing', 'Missing');
+        const status = await client.waitForOrchestration('missing', 20_000);
+        expect(status.status).toBe('Failed');
+        expect(status.error).toBe('poison: activity NoSuchActivity#2 exceeded 3 attempts (max 2)');
+      },
+      { maxAttempts: 2, unregisteredBackoff: { baseDelayMs: 10, maxDelayMs: 20 } },
+    );
+  });
+}
