@@ -1,12 +1,13 @@
 //! Runs catalogue scenarios on one duroxide runtime: starts each instance, takes its client
 //! steps, waits for it and for every instance it started, and reads back all their histories.
 
+use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use duroxide::providers::{Provider, TagFilter};
 use duroxide::runtime::{Runtime, RuntimeOptions};
-use duroxide::{Client, OrchestrationStatus};
+use duroxide::{build_child_instance_id, Client, EventKind, OrchestrationStatus};
 use tokio::task::JoinSet;
 
 use super::catalogue::{ClientStep, ScenarioSpec};
@@ -109,22 +110,27 @@ async fn run_scenario(
         .wait_for_orchestration(instance, timeout)
         .await
         .map_err(|error| fail("waiting for the instance", &error))?;
+    // The scenario's instances are the ones its histories start (sub-orchestrations and
+    // detached starts, recursively); each is waited for, since a detached or cancelled child
+    // finishes after its parent.
     let mut instances = Vec::new();
-    for related in related_instances(client, instance)
-        .await
-        .map_err(|error| fail("listing instances", &error))?
-    {
-        // Detached and cancelled children finish after their parent; wait for them too.
+    let mut pending = vec![instance.to_string()];
+    let mut seen = BTreeSet::new();
+    while let Some(id) = pending.pop() {
+        if !seen.insert(id.clone()) {
+            continue;
+        }
         client
-            .wait_for_orchestration(&related, timeout)
+            .wait_for_orchestration(&id, timeout)
             .await
-            .map_err(|error| fail(&format!("waiting for {related}"), &error))?;
-        instances.push(
-            read_histories(client, &related)
-                .await
-                .map_err(|error| fail("reading history", &error))?,
-        );
+            .map_err(|error| fail(&format!("waiting for {id}"), &error))?;
+        let (histories, started) = read_histories(client, &id)
+            .await
+            .map_err(|error| fail("reading history", &error))?;
+        pending.extend(started);
+        instances.push(histories);
     }
+    instances.sort_by(|a, b| a.instance_id.cmp(&b.instance_id));
     let mut outcome = ScenarioOutcome::from_status(&spec.name, instance, status)?;
     outcome.instances = instances;
     Ok(outcome)
@@ -176,23 +182,11 @@ async fn wait_for_custom_status(
     }
 }
 
-/// The instance and every instance whose id starts with `<instance>::` (its children, whether
-/// duroxide named them or the scenario did), sorted by id.
-async fn related_instances(client: &Client, instance: &str) -> Result<Vec<String>, String> {
-    let children_prefix = format!("{instance}::");
-    let mut related: Vec<String> = client
-        .list_all_instances()
-        .await
-        .map_err(|error| error.to_string())?
-        .into_iter()
-        .filter(|id| id == instance || id.starts_with(&children_prefix))
-        .collect();
-    related.sort();
-    Ok(related)
-}
-
-async fn read_histories(client: &Client, instance: &str) -> Result<ScenarioInstance, String> {
+/// Every execution's history of `instance`, and the ids of the instances those executions
+/// started.
+async fn read_histories(client: &Client, instance: &str) -> Result<(ScenarioInstance, Vec<String>), String> {
     let mut executions = Vec::new();
+    let mut started = Vec::new();
     for execution_id in client
         .list_executions(instance)
         .await
@@ -202,6 +196,13 @@ async fn read_histories(client: &Client, instance: &str) -> Result<ScenarioInsta
             .read_execution_history(instance, execution_id)
             .await
             .map_err(|error| error.to_string())?;
+        for event in &events {
+            if let EventKind::SubOrchestrationScheduled { instance: child, .. }
+            | EventKind::OrchestrationChained { instance: child, .. } = &event.kind
+            {
+                started.push(build_child_instance_id(instance, child));
+            }
+        }
         let events = events
             .iter()
             .map(serde_json::to_string)
@@ -212,8 +213,9 @@ async fn read_histories(client: &Client, instance: &str) -> Result<ScenarioInsta
             events,
         });
     }
-    Ok(ScenarioInstance {
+    let histories = ScenarioInstance {
         instance_id: instance.to_string(),
         executions,
-    })
+    };
+    Ok((histories, started))
 }

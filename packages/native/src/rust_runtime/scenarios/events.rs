@@ -39,7 +39,10 @@ pub fn register(builder: OrchestrationRegistryBuilder, names: &mut Vec<&'static 
         names,
         "QueueDequeue",
         |ctx: OrchestrationContext, _input: ()| async move {
+            // The client enqueues both messages during this timer, so every run records them
+            // before the dequeues subscribe, in one order.
             ctx.set_custom_status("waiting");
+            ctx.schedule_timer(Duration::from_millis(500)).await;
             let first: String = from_json(&ctx.dequeue_event("inbox").await)?;
             let second: String = from_json(&ctx.dequeue_event("inbox").await)?;
             Ok(format!("{first},{second}"))
@@ -62,8 +65,11 @@ pub fn register(builder: OrchestrationRegistryBuilder, names: &mut Vec<&'static 
         names,
         "QueueRaceTimeoutThenMessage",
         |ctx: OrchestrationContext, _input: ()| async move {
-            let timer = ctx.schedule_timer(Duration::from_millis(50));
-            let first = match ctx.select2(ctx.dequeue_event("inbox"), timer).await {
+            let dequeue = ctx.dequeue_event("inbox");
+            let first = match ctx
+                .select2(dequeue, ctx.schedule_timer(Duration::from_millis(50)))
+                .await
+            {
                 Either2::First(message) => format!("message {}", from_json::<String>(&message)?),
                 Either2::Second(()) => "timeout".to_string(),
             };
