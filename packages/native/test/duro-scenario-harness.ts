@@ -31,15 +31,28 @@ async function takeStep(client: Client, instance: string, step: ClientStep, time
   }
 }
 
-async function readHistories(provider: Provider, instance: string): Promise<ScenarioInstance> {
+/** Every execution's history of `instance`, and the ids of the instances they started. */
+async function readHistories(
+  provider: Provider,
+  instance: string,
+): Promise<{ histories: ScenarioInstance; started: string[] }> {
   const admin = provider.asManagementCapability?.();
   if (!admin) throw new Error(`${provider.name} has no management interface`);
   const executions = [];
+  const started: string[] = [];
   for (const executionId of await admin.listExecutions(instance)) {
     const events = await admin.readHistoryWithExecutionId(instance, executionId);
+    for (const { kind } of events) {
+      if (kind.type === 'SubOrchestrationScheduled' || kind.type === 'OrchestrationChained') {
+        // duroxide's build_child_instance_id: generated ids are relative to the parent.
+        started.push(
+          kind.instance.startsWith('sub::') ? `${instance}::${kind.instance}` : kind.instance,
+        );
+      }
+    }
     executions.push({ executionId, events: events.map(encodeEvent) });
   }
-  return { instanceId: instance, executions };
+  return { histories: { instanceId: instance, executions }, started };
 }
 
 async function runScenario(
@@ -49,19 +62,28 @@ async function runScenario(
   instance: string,
   timeoutMs: number,
 ): Promise<ScenarioOutcome> {
-  if (spec.version === null) await client.startOrchestration(instance, spec.orchestration, spec.input);
-  else await client.startOrchestrationVersioned(instance, spec.orchestration, spec.input, spec.version);
+  if (spec.version === null)
+    await client.startOrchestration(instance, spec.orchestration, spec.input);
+  else
+    await client.startOrchestrationVersioned(
+      instance,
+      spec.orchestration,
+      spec.input,
+      spec.version,
+    );
   for (const step of spec.steps as ClientStep[]) await takeStep(client, instance, step, timeoutMs);
-  await client.waitForOrchestration(instance, timeoutMs);
-  const admin = provider.asManagementCapability?.();
-  const related = (await admin!.listInstances())
-    .filter((id) => id === instance || id.startsWith(`${instance}::`))
-    .sort();
-  const instances = [];
-  for (const id of related) {
+  const instances: ScenarioInstance[] = [];
+  const pending = [instance];
+  const seen = new Set<string>();
+  for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
+    if (seen.has(id)) continue;
+    seen.add(id);
     await client.waitForOrchestration(id, timeoutMs);
-    instances.push(await readHistories(provider, id));
+    const { histories, started } = await readHistories(provider, id);
+    pending.push(...started);
+    instances.push(histories);
   }
+  instances.sort((a, b) => (a.instanceId < b.instanceId ? -1 : 1));
   const status = await client.getStatus(instance);
   return {
     name: spec.name,

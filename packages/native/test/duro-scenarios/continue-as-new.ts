@@ -2,10 +2,13 @@ import type { OrchestrationContext, Runtime } from '@duro/core';
 
 /** Continue-as-new and versioning (`continue_as_new.rs`, `versioning.rs`). */
 export function registerContinueAsNewScenarios(runtime: Runtime): void {
-  runtime.registerOrchestration('CountToThree', function* (ctx: OrchestrationContext, count: number) {
-    if (count >= 3) return count;
-    return yield ctx.continueAsNew(count + 1);
-  });
+  runtime.registerOrchestration(
+    'CountToThree',
+    function* (ctx: OrchestrationContext, count: number) {
+      if (count >= 3) return count;
+      return yield ctx.continueAsNew(count + 1);
+    },
+  );
   runtime.registerOrchestration(
     'QueueAcrossContinueAsNew',
     function* (ctx: OrchestrationContext, received: string) {

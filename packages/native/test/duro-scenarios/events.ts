@@ -18,6 +18,7 @@ export function registerEventScenarios(runtime: Runtime): void {
   });
   runtime.registerOrchestration('QueueDequeue', function* (ctx: OrchestrationContext) {
     ctx.setCustomStatus('waiting');
+    yield ctx.scheduleTimer(500);
     const first: string = yield ctx.dequeueEvent('inbox');
     const second: string = yield ctx.dequeueEvent('inbox');
     return `${first},${second}`;
@@ -30,12 +31,17 @@ export function registerEventScenarios(runtime: Runtime): void {
     );
     return winner.index === 0 ? `message: ${String(winner.value)}` : 'timeout';
   });
-  runtime.registerOrchestration('QueueRaceTimeoutThenMessage', function* (ctx: OrchestrationContext) {
-    const timer = ctx.scheduleTimer(50);
-    const winner: { index: number; value: unknown } = yield ctx.race(ctx.dequeueEvent('inbox'), timer);
-    const first = winner.index === 0 ? `message ${String(winner.value)}` : 'timeout';
-    ctx.setCustomStatus('waiting');
-    const late: string = yield ctx.dequeueEvent('inbox');
-    return `${first}, then ${late}`;
-  });
+  runtime.registerOrchestration(
+    'QueueRaceTimeoutThenMessage',
+    function* (ctx: OrchestrationContext) {
+      const winner: { index: number; value: unknown } = yield ctx.race(
+        ctx.dequeueEvent('inbox'),
+        ctx.scheduleTimer(50),
+      );
+      const first = winner.index === 0 ? `message ${String(winner.value)}` : 'timeout';
+      ctx.setCustomStatus('waiting');
+      const late: string = yield ctx.dequeueEvent('inbox');
+      return `${first}, then ${late}`;
+    },
+  );
 }

@@ -5,18 +5,24 @@ const NEVER_MS = 3_600_000;
 
 /** Timers, and races between timers, events and activities (`races.rs`). */
 export function registerRaceScenarios(runtime: Runtime): void {
-  runtime.registerOrchestration('TimerThenActivity', function* (ctx: OrchestrationContext, name: string) {
-    yield ctx.scheduleTimer(50);
-    const greeting: string = yield ctx.scheduleActivity('Greet', name);
-    return `after timer: ${greeting}`;
-  });
-  runtime.registerOrchestration('RaceActivityTimer', function* (ctx: OrchestrationContext, name: string) {
-    const winner: { index: number; value: unknown } = yield ctx.race(
-      ctx.scheduleActivity('Greet', name),
-      ctx.scheduleTimer(NEVER_MS),
-    );
-    return winner.index === 0 ? `activity: ${String(winner.value)}` : 'timeout';
-  });
+  runtime.registerOrchestration(
+    'TimerThenActivity',
+    function* (ctx: OrchestrationContext, name: string) {
+      yield ctx.scheduleTimer(50);
+      const greeting: string = yield ctx.scheduleActivity('Greet', name);
+      return `after timer: ${greeting}`;
+    },
+  );
+  runtime.registerOrchestration(
+    'RaceActivityTimer',
+    function* (ctx: OrchestrationContext, name: string) {
+      const winner: { index: number; value: unknown } = yield ctx.race(
+        ctx.scheduleActivity('Greet', name),
+        ctx.scheduleTimer(NEVER_MS),
+      );
+      return winner.index === 0 ? `activity: ${String(winner.value)}` : 'timeout';
+    },
+  );
   runtime.registerOrchestration('RaceTimerEvent', function* (ctx: OrchestrationContext) {
     const winner: { index: number; value: unknown } = yield ctx.race(
       ctx.scheduleTimer(50),
@@ -24,13 +30,18 @@ export function registerRaceScenarios(runtime: Runtime): void {
     );
     return winner.index === 0 ? 'timeout' : `event: ${String(winner.value)}`;
   });
-  runtime.registerOrchestration('RaceThreeWay', function* (ctx: OrchestrationContext, name: string) {
-    const winner: { index: number; value: unknown } = yield ctx.race(
-      ctx.scheduleTimer(NEVER_MS),
-      ctx.waitForEvent('Never'),
-      ctx.scheduleActivity('Greet', name),
-    );
-    if (winner.index === 0) return 'timeout';
-    return winner.index === 1 ? `event: ${String(winner.value)}` : `activity: ${String(winner.value)}`;
-  });
+  runtime.registerOrchestration(
+    'RaceThreeWay',
+    function* (ctx: OrchestrationContext, name: string) {
+      const winner: { index: number; value: unknown } = yield ctx.race(
+        ctx.scheduleTimer(NEVER_MS),
+        ctx.waitForEvent('Never'),
+        ctx.scheduleActivity('Greet', name),
+      );
+      if (winner.index === 0) return 'timeout';
+      return winner.index === 1
+        ? `event: ${String(winner.value)}`
+        : `activity: ${String(winner.value)}`;
+    },
+  );
 }

@@ -11,22 +11,31 @@ export function registerStateAndFailureScenarios(runtime: Runtime): void {
     ctx.clearValue('a');
     return ctx.getKvAllValues();
   });
-  runtime.registerOrchestration('ValueSetter', function* (ctx: OrchestrationContext, color: string) {
-    ctx.setValue('color', color);
-    return 'set';
-  });
-  runtime.registerOrchestration('ReadChildValue', function* (ctx: OrchestrationContext, color: string) {
-    const child = `${ctx.instanceId}::child`;
-    yield ctx.scheduleSubOrchestrationWithId('ValueSetter', child, color);
-    const value: string | null = yield ctx.getValueFromInstance(child, 'color');
-    return value ?? 'missing';
-  });
-  runtime.registerOrchestration('CustomStatusSteps', function* (ctx: OrchestrationContext, name: string) {
-    ctx.setCustomStatus('step-1');
-    yield ctx.scheduleActivity('Greet', name);
-    ctx.setCustomStatus('step-2');
-    return ctx.getCustomStatus() ?? '';
-  });
+  runtime.registerOrchestration(
+    'ValueSetter',
+    function* (ctx: OrchestrationContext, color: string) {
+      ctx.setValue('color', color);
+      return 'set';
+    },
+  );
+  runtime.registerOrchestration(
+    'ReadChildValue',
+    function* (ctx: OrchestrationContext, color: string) {
+      const child = `${ctx.instanceId}::child`;
+      yield ctx.scheduleSubOrchestrationWithId('ValueSetter', child, color);
+      const value: string | null = yield ctx.getValueFromInstance(child, 'color');
+      return value ?? 'missing';
+    },
+  );
+  runtime.registerOrchestration(
+    'CustomStatusSteps',
+    function* (ctx: OrchestrationContext, name: string) {
+      ctx.setCustomStatus('step-1');
+      yield ctx.scheduleActivity('Greet', name);
+      ctx.setCustomStatus('step-2');
+      return ctx.getCustomStatus() ?? '';
+    },
+  );
   runtime.registerOrchestration('GuidAndTime', function* (ctx: OrchestrationContext) {
     const guid: string = yield ctx.newGuid();
     const now: number = yield ctx.utcNow();
@@ -37,16 +46,26 @@ export function registerStateAndFailureScenarios(runtime: Runtime): void {
     const data: string = yield ctx.waitForEvent('Never');
     return `event: ${data}`;
   });
-  runtime.registerOrchestration('ParentOfWaiter', function* (ctx: OrchestrationContext, input: unknown) {
-    ctx.setCustomStatus('waiting');
-    return yield ctx.scheduleSubOrchestrationWithId('WaitForever', `${ctx.instanceId}::child`, input);
-  });
+  runtime.registerOrchestration(
+    'ParentOfWaiter',
+    function* (ctx: OrchestrationContext, input: unknown) {
+      ctx.setCustomStatus('waiting');
+      return yield ctx.scheduleSubOrchestrationWithId(
+        'WaitForever',
+        `${ctx.instanceId}::child`,
+        input,
+      );
+    },
+  );
   runtime.registerOrchestration('FailOrchestration', function* () {
     throw new Error('boom');
   });
-  runtime.registerOrchestration('ChangesItsMind', function* (ctx: OrchestrationContext, name: string) {
-    const firstRun = !seenByChangesItsMind.has(ctx.instanceId);
-    seenByChangesItsMind.add(ctx.instanceId);
-    return yield ctx.scheduleActivity(firstRun ? 'Greet' : 'Shout', name);
-  });
+  runtime.registerOrchestration(
+    'ChangesItsMind',
+    function* (ctx: OrchestrationContext, name: string) {
+      const firstRun = !seenByChangesItsMind.has(ctx.instanceId);
+      seenByChangesItsMind.add(ctx.instanceId);
+      return yield ctx.scheduleActivity(firstRun ? 'Greet' : 'Shout', name);
+    },
+  );
 }
