@@ -31,14 +31,14 @@ export function registerActivityScenarios(runtime: Runtime): void {
   runtime.registerOrchestration(
     'ActivityChain',
     function* (ctx: OrchestrationContext, name: string) {
-      const greeting: string = yield ctx.scheduleActivity('Greet', name);
-      return yield ctx.scheduleActivity('Shout', greeting);
+      const greeting: string = yield* ctx.scheduleActivity<string>('Greet', name);
+      return yield* ctx.scheduleActivity<string>('Shout', greeting);
     },
   );
   runtime.registerOrchestration(
     'ActivityFanOut',
     function* (ctx: OrchestrationContext, numbers: number[]) {
-      const results: Array<{ ok?: number; err?: string }> = yield ctx.all(
+      const results: Array<{ ok?: number; err?: string }> = yield* ctx.all(
         numbers.map((n) => ctx.scheduleActivity<number>('Double', n)),
       );
       let sum = 0;
@@ -53,7 +53,7 @@ export function registerActivityScenarios(runtime: Runtime): void {
     'ActivityFailureCaught',
     function* (ctx: OrchestrationContext, card: string) {
       try {
-        return yield ctx.scheduleActivity('ChargeCard', card);
+        return yield* ctx.scheduleActivity('ChargeCard', card);
       } catch (error) {
         return `compensated: ${(error as Error).message}`;
       }
@@ -62,7 +62,7 @@ export function registerActivityScenarios(runtime: Runtime): void {
   runtime.registerOrchestration(
     'ActivityRetry',
     function* (ctx: OrchestrationContext, job: string) {
-      return yield ctx.scheduleActivityWithRetry('FlakyTwice', job, {
+      return yield* ctx.scheduleActivityWithRetry('FlakyTwice', job, {
         maxAttempts: 3,
         backoff: 'fixed',
       });
@@ -71,15 +71,15 @@ export function registerActivityScenarios(runtime: Runtime): void {
   runtime.registerOrchestration(
     'SessionActivities',
     function* (ctx: OrchestrationContext, session: string) {
-      const first: string = yield ctx.scheduleActivityOnSession('SessionOf', null, session);
-      const second: string = yield ctx.scheduleActivityOnSession('SessionOf', null, session);
+      const first: string = yield* ctx.scheduleActivityOnSession('SessionOf', null, session);
+      const second: string = yield* ctx.scheduleActivityOnSession('SessionOf', null, session);
       return `${first},${second}`;
     },
   );
   runtime.registerOrchestration(
     'TaggedActivity',
     function* (ctx: OrchestrationContext, tag: string) {
-      return yield ctx.scheduleActivity('TagOf', null).withTag(tag);
+      return yield* ctx.scheduleActivity('TagOf', null).withTag(tag);
     },
   );
 }
