@@ -773,6 +773,15 @@ if (
   }
 }
 
-const { duroxideVersion } = nativeBinding
+const { duroxideVersion, listProviderValidations, migrateWithDuroxidePg, PollingRequirement, roundTripErrorDetails, roundTripEvent, roundTripWorkItem, runProviderValidation, runRustScenariosOnPostgres, runRustScenariosOnProvider } = nativeBinding
 export { duroxideVersion }
+export { listProviderValidations }
+export { migrateWithDuroxidePg }
+export { PollingRequirement }
+export { roundTripErrorDetails }
+export { roundTripEvent }
+export { roundTripWorkItem }
+export { runProviderValidation }
+export { runRustScenariosOnPostgres }
+export { runRustScenariosOnProvider }
 export const __napiBindingTarget = __napiLoadedBindingTarget

@@ -1,21 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type * as NativeAddon from '../index.js';
-
-async function loadAddon(): Promise<typeof NativeAddon> {
-  try {
-    return await import('../index.js');
-  } catch (error) {
-    throw new Error(
-      '@duro/native needs the native build: install a Rust toolchain (cargo) and run ' +
-        '`pnpm --filter @duro/native build`.',
-      { cause: error },
-    );
-  }
-}
+import { loadDuroNative } from './native-addon.js';
 
 describe('native addon', () => {
   it('loads and embeds duroxide 0.1.32', async () => {
-    const addon = await loadAddon();
-    expect(addon.duroxideVersion()).toBe('0.1.32');
+    const native = await loadDuroNative();
+    expect(native.duroxideVersion()).toBe('0.1.32');
   });
 });

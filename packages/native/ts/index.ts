@@ -1,0 +1,44 @@
+/**
+ * `@duro/native`: the Rust duroxide runtime and duroxide-pg provider inside a Node process, to
+ * check duro against duroxide. The functions and wire types come from the Rust crate (see the
+ * generated `index.d.ts`); this entry adds the typed wrappers that turn duro objects into what
+ * the Rust side calls.
+ *
+ * ```ts
+ * import { listProviderValidations, runRustProviderValidation } from '@duro/native';
+ *
+ * for (const validation of listProviderValidations()) {
+ *   await runRustProviderValidation(validation.id, myProviderFactory);
+ * }
+ * ```
+ *
+ * Needs the native build (`pnpm --filter @duro/native build`); importing this entry without it
+ * throws.
+ *
+ * @packageDocumentation
+ */
+export {
+  duroxideVersion,
+  listProviderValidations,
+  migrateWithDuroxidePg,
+  roundTripErrorDetails,
+  roundTripEvent,
+  roundTripWorkItem,
+  runProviderValidation,
+  runRustScenariosOnPostgres,
+  runRustScenariosOnProvider,
+  type PollingRequirement,
+  type RustProviderValidation,
+  type RustScenarioOptions,
+  type ScenarioExecution,
+  type ScenarioInstance,
+  type ScenarioOutcome,
+  type SerdeRoundTrip,
+  type WireProvider,
+  type WireProviderAdmin,
+  type WireProviderError,
+  type WireProviderFactory,
+} from '../index.js';
+export { runRustProviderValidation } from './rust-provider-validation.js';
+export { toWireProvider } from './wire-provider.js';
+export { toWireProviderAdmin } from './wire-provider-admin.js';
