@@ -5,17 +5,22 @@
  *
  * @example
  * ```ts
- * import pg from 'pg';
- * import { runMigrations } from '@duro/provider-postgres';
+ * import { PostgresProvider } from '@duro/provider-postgres';
  *
- * const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL });
- * const report = await runMigrations(pool, { schema: 'duroxide' });
- * console.log(`schema ${report.schema} at duroxide migration ${report.duroxideVersion}`);
- * await pool.end();
+ * // Creates and migrates the schema, then serves the provider contract on it.
+ * const provider = await PostgresProvider.connectWithSchema(process.env.DATABASE_URL!, 'orders');
+ * const depths = await provider.getQueueDepths();
+ * console.log(`${depths.orchestratorQueue} orchestrator messages waiting`);
+ * await provider.close();
  * ```
+ *
+ * `runMigrations` migrates a schema on its own, for deployments whose workers connect with
+ * `migrate: false`.
  *
  * @packageDocumentation
  */
+export { PostgresProvider } from './postgres-provider.js';
+export type { PostgresProviderOptions } from './postgres-provider-options.js';
 export { InvalidSchemaNameError, validateSchemaName } from './schema-name.js';
 export { wakeupChannel, type WakeupQueue } from './wakeup-channel.js';
 export {

@@ -1,0 +1,70 @@
+import pg from 'pg';
+import { toProviderError } from './errors.js';
+import { MigrationError } from './migrations/migration-error.js';
+import { runMigrations } from './migrations/migration-runner.js';
+import { schemaNames } from './migrations/schema-sql.js';
+import type { ResolvedProviderOptions } from './postgres-provider-options.js';
+import { ProviderDatabase } from './provider-database.js';
+
+/** What a provider is built from once connected. @internal */
+export interface ProviderConnection {
+  readonly database: ProviderDatabase;
+  /** Settings of the provider's sessions, for the listening connection. */
+  readonly sessionConfig: pg.ClientConfig;
+  /** The schema as PostgreSQL names it (lower case). */
+  readonly schema: string;
+}
+
+/** The connection settings every session of the provider uses. */
+function sessionConfig(url: string, options: ResolvedProviderOptions): pg.ClientConfig {
+  const config: pg.ClientConfig = {
+    connectionString: url,
+    application_name: options.applicationName,
+    connectionTimeoutMillis: options.connectionTimeoutMs,
+  };
+  if (options.lockWaitTimeoutMs > 0) config.lock_timeout = options.lockWaitTimeoutMs;
+  if (options.statementTimeoutMs > 0) config.statement_timeout = options.statementTimeoutMs;
+  return config;
+}
+
+/**
+ * Opens the pool for `schema` and, unless told not to, migrates the schema. The schema name is
+ * checked before anything is sent.
+ * @throws {InvalidSchemaNameError} for a schema name that is not a safe identifier.
+ * @throws {MigrationError} when migrating fails; the pool is closed again.
+ * @throws {ProviderError} when the database cannot be reached (retryable) or refuses the
+ * session (permanent); the pool is closed again.
+ * @internal
+ */
+export async function connectProvider(
+  url: string,
+  schema: string,
+  options: ResolvedProviderOptions,
+): Promise<ProviderConnection> {
+  const names = schemaNames(schema);
+  const config = sessionConfig(url, options);
+  const pool = new pg.Pool({ ...config, max: options.poolSize });
+  // pg-pool listens for errors of idle connections only; a connection lost while checked out
+  // would otherwise raise an unhandled 'error' event. Its query fails and it is discarded.
+  pool.on('connect', (client) => client.on('error', () => undefined));
+  pool.on('error', () => undefined);
+  try {
+    if (options.migrate) {
+      const target = options.migrateToVersion;
+      await runMigrations(
+        pool,
+        target === undefined ? { schema } : { schema, targetVersion: target },
+      );
+    } else {
+      await pool.query('SELECT 1');
+    }
+  } catch (error) {
+    await pool.end();
+    throw MigrationError.isInstance(error) ? error : toProviderError('connect', error);
+  }
+  return {
+    database: new ProviderDatabase(pool, names, options.nowMs),
+    sessionConfig: config,
+    schema: names.folded,
+  };
+}

@@ -1,0 +1,43 @@
+import type { WakeupQueue } from './wakeup-channel.js';
+import type { Wakeups } from './wakeups.js';
+
+/**
+ * One fetch attempt: the claimed work, `null` when there was none, or `retry` when the attempt
+ * made progress without claiming anything (it dropped orphan messages) and should be repeated
+ * at once.
+ * @internal
+ */
+export type FetchAttempt<T> = T | null | 'retry';
+
+/** Orphan drops one call repeats before it returns, so a flood of them cannot hold a caller. */
+const MAX_IMMEDIATE_RETRIES = 10;
+
+/**
+ * Fetches from `queue` until something is claimed or `pollTimeoutMs` has passed. With a poll
+ * timeout of 0 (or less) it tries once and returns, like duroxide-pg. Otherwise, between
+ * attempts it waits for a wake-up (see {@link Wakeups}) and returns `null` no earlier than the
+ * timeout and no later than the timeout plus one attempt. A wait cut short by the provider
+ * closing returns `null`.
+ * @internal
+ */
+export async function pollForWork<T>(
+  wakeups: Wakeups,
+  queue: WakeupQueue,
+  pollTimeoutMs: number,
+  attempt: () => Promise<FetchAttempt<T>>,
+): Promise<T | null> {
+  const deadline = performance.now() + Math.max(0, pollTimeoutMs);
+  let immediateRetries = 0;
+  for (;;) {
+    const mark = wakeups.mark(queue);
+    const found = await attempt();
+    if (found === 'retry' && immediateRetries < MAX_IMMEDIATE_RETRIES) {
+      immediateRetries++;
+      continue;
+    }
+    if (found !== null && found !== 'retry') return found;
+    if (performance.now() >= deadline) return null;
+    await wakeups.waitForWork(queue, mark, deadline);
+    if (wakeups.closed || performance.now() >= deadline) return null;
+  }
+}

@@ -1,0 +1,14 @@
+import type { ProviderDatabase } from '../../provider-database.js';
+import { readRows } from '../../rows.js';
+import type { Statement } from '../../statement.js';
+
+const LIST_INSTANCES: Statement = {
+  operation: 'list_instances',
+  sql: (s) => `SELECT instance_id FROM ${s}.list_instances()`,
+};
+
+/** Every instance id, newest first, with `list_instances`. */
+export async function listInstances(db: ProviderDatabase): Promise<string[]> {
+  const rows = await db.query(LIST_INSTANCES, []);
+  return readRows(LIST_INSTANCES.operation, rows).map((row) => row.text('instance_id'));
+}

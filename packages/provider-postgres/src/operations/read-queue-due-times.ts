@@ -1,0 +1,51 @@
+import type { ProviderDatabase } from '../provider-database.js';
+import { readOptionalRow } from '../rows.js';
+import type { Statement } from '../statement.js';
+import type { WakeupQueue } from '../wakeup-channel.js';
+
+// No duroxide procedure says when delayed messages come due, so these read the queue tables
+// directly; both subqueries are index range scans (idx_orch_visible, idx_worker_visible). A
+// message that is not visible yet is never claimed, so an unlocked row with a future visible_at
+// is a timer, a delayed enqueue or a delayed abandon. The next time is rounded up: waking a
+// moment early would find nothing.
+const dueIn = (table: string): Statement => ({
+  operation: 'next_visible_at',
+  sql: (s) =>
+    `SELECT (SELECT ceil(extract(epoch FROM q.visible_at) * 1000)::bigint ` +
+    `FROM ${s}.${table} q WHERE q.lock_token IS NULL AND q.visible_at > to_timestamp($2::bigint / 1000.0) ` +
+    `ORDER BY q.visible_at LIMIT 1) AS next_ms, ` +
+    `EXISTS (SELECT 1 FROM ${s}.${table} q WHERE q.lock_token IS NULL ` +
+    `AND q.visible_at > to_timestamp($1::bigint / 1000.0) ` +
+    `AND q.visible_at <= to_timestamp($2::bigint / 1000.0)) AS due_since`,
+});
+
+const DUE_IN: Readonly<Record<WakeupQueue, Statement>> = {
+  orchestrator: dueIn('orchestrator_queue'),
+  worker: dueIn('worker_queue'),
+};
+
+/** When a queue's delayed messages come due, seen from one idle fetch. @internal */
+export interface QueueDueTimes {
+  /** When the next message that is not visible yet becomes visible, epoch ms; `null`: none. */
+  readonly nextMs: number | null;
+  /** Whether a message became visible after `sinceMs` (after the fetch looked): look again. */
+  readonly dueSince: boolean;
+}
+
+/**
+ * Reads when `queue`'s delayed messages come due, on the caller's clock, for a fetch that looked
+ * at the queue at `sinceMs` (epoch ms).
+ */
+export async function readQueueDueTimes(
+  db: ProviderDatabase,
+  queue: WakeupQueue,
+  sinceMs: number,
+): Promise<QueueDueTimes> {
+  const statement = DUE_IN[queue];
+  const rows = await db.query(statement, (nowMs) => [sinceMs, nowMs]);
+  const row = readOptionalRow(statement.operation, rows);
+  return {
+    nextMs: row?.optionalInteger('next_ms') ?? null,
+    dueSince: row?.boolean('due_since') ?? false,
+  };
+}

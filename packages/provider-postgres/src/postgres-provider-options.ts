@@ -1,0 +1,108 @@
+/** Options of `PostgresProvider.connect` and `PostgresProvider.connectWithSchema`. */
+export interface PostgresProviderOptions {
+  /**
+   * Most connections the provider's pool opens. The listening connection that wakes idle
+   * fetches is one more, opened on the first fetch that waits.
+   * @default 10 (duroxide-pg's default)
+   */
+  readonly poolSize?: number;
+  /**
+   * How long a call waits for a free pool connection (or for a new one to open) before it fails
+   * with a retryable error, ms.
+   * @default 30_000 (duroxide-pg's acquire timeout)
+   */
+  readonly connectionTimeoutMs?: number;
+  /**
+   * PostgreSQL `lock_timeout` of the provider's sessions: a statement waiting longer than this
+   * for a row or advisory lock fails with a retryable error, ms. 0 waits forever. Not to be
+   * confused with the lock timeout of a fetch, which is the lease of the claimed work.
+   * @default 30_000
+   */
+  readonly lockWaitTimeoutMs?: number;
+  /**
+   * PostgreSQL `statement_timeout` of the provider's sessions: a statement running longer is
+   * cancelled and fails with a retryable error, ms. 0 lets statements run as long as they take.
+   * @default 0 (no limit, as duroxide-pg)
+   */
+  readonly statementTimeoutMs?: number;
+  /**
+   * PostgreSQL `application_name` of the provider's sessions, shown in `pg_stat_activity`.
+   * @default 'duro'
+   */
+  readonly applicationName?: string;
+  /**
+   * Whether connecting brings the schema up to date with the migration runner (creating it when
+   * missing), as duroxide-pg does. Turn it off for roles without DDL rights when another process
+   * migrates.
+   * @default true
+   */
+  readonly migrate?: boolean;
+  /**
+   * The last duroxide migration to apply when migrating, for a fleet that still runs an older
+   * duroxide-pg (such as 23 for the one in duroxide-node 0.1.29). Must be a version the package
+   * knows.
+   * @default the latest known version
+   */
+  readonly migrateToVersion?: number;
+  /**
+   * How often an idle fetch with a poll timeout looks at the queue even though no notification
+   * came and no delayed message it knows of is due, ms: the safety net for missed
+   * notifications and for timers other processes scheduled. While the listening connection is
+   * down, idle fetches poll at least every 100 ms.
+   * @default 1_000
+   */
+  readonly idlePollIntervalMs?: number;
+  /**
+   * The clock passed to every procedure as `p_now_ms`, epoch ms. Replace it in tests to
+   * simulate a slow or skewed worker clock.
+   * @default Date.now
+   */
+  readonly nowMs?: () => number;
+}
+
+/** {@link PostgresProviderOptions} with every default applied. @internal */
+export type ResolvedProviderOptions = Required<
+  Omit<PostgresProviderOptions, 'migrateToVersion'>
+> & {
+  readonly migrateToVersion: number | undefined;
+};
+
+function nonNegativeInteger(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new RangeError(`${name} must be a non-negative integer, got ${value}`);
+  }
+  return value;
+}
+
+/**
+ * Applies the defaults and checks the values.
+ * @throws {RangeError} naming the option when a number is negative, fractional, or (for
+ * `poolSize` and `idlePollIntervalMs`) zero.
+ * @internal
+ */
+export function resolveProviderOptions(options: PostgresProviderOptions): ResolvedProviderOptions {
+  const poolSize = nonNegativeInteger('poolSize', options.poolSize, 10);
+  const idlePollIntervalMs = nonNegativeInteger(
+    'idlePollIntervalMs',
+    options.idlePollIntervalMs,
+    1_000,
+  );
+  if (poolSize === 0) throw new RangeError('poolSize must be at least 1');
+  if (idlePollIntervalMs === 0) throw new RangeError('idlePollIntervalMs must be at least 1');
+  return {
+    poolSize,
+    connectionTimeoutMs: nonNegativeInteger(
+      'connectionTimeoutMs',
+      options.connectionTimeoutMs,
+      30_000,
+    ),
+    lockWaitTimeoutMs: nonNegativeInteger('lockWaitTimeoutMs', options.lockWaitTimeoutMs, 30_000),
+    statementTimeoutMs: nonNegativeInteger('statementTimeoutMs', options.statementTimeoutMs, 0),
+    applicationName: options.applicationName ?? 'duro',
+    migrate: options.migrate ?? true,
+    migrateToVersion: options.migrateToVersion,
+    idlePollIntervalMs,
+    nowMs: options.nowMs ?? Date.now,
+  };
+}

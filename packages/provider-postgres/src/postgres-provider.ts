@@ -1,0 +1,408 @@
+import { createRequire } from 'node:module';
+import {
+  deleteInstanceTree,
+  walkInstanceTree,
+  type CustomStatus,
+  type DeleteInstanceResult,
+  type DispatcherCapabilityFilter,
+  type Event,
+  type ExecutionInfo,
+  type ExecutionMetadata,
+  type FetchedOrchestrationItem,
+  type FetchedWorkItem,
+  type InstanceFilter,
+  type InstanceInfo,
+  type InstanceTree,
+  type Provider,
+  type ProviderAdmin,
+  type PruneOptions,
+  type PruneResult,
+  type QueueDepths,
+  type ScheduledActivityIdentifier,
+  type SessionFetchConfig,
+  type SystemMetrics,
+  type SystemStats,
+  type TagFilter,
+  type WorkItem,
+} from '@duro/core';
+import { connectProvider, type ProviderConnection } from './connect.js';
+import { LockOwners } from './lock-owners.js';
+import { pollForWork } from './long-poll.js';
+import { abandonOrchestrationItem } from './operations/abandon-orchestration-item.js';
+import { abandonWorkItem } from './operations/abandon-work-item.js';
+import { ackOrchestrationItem } from './operations/ack-orchestration-item.js';
+import { buildAckPayload } from './operations/ack-payload.js';
+import { ackWorker } from './operations/ack-worker.js';
+import { appendHistory } from './operations/append-history.js';
+import { cleanupOrphanedSessions } from './operations/cleanup-orphaned-sessions.js';
+import { enqueueOrchestratorWork } from './operations/enqueue-orchestrator-work.js';
+import { enqueueWorkerWork } from './operations/enqueue-worker-work.js';
+import { fetchHistory } from './operations/fetch-history.js';
+import { fetchHistoryWithExecution } from './operations/fetch-history-with-execution.js';
+import { fetchOrchestrationItem } from './operations/fetch-orchestration-item.js';
+import { fetchWorkItem } from './operations/fetch-work-item.js';
+import { getCustomStatus } from './operations/get-custom-status.js';
+import { getInstanceStats } from './operations/get-instance-stats.js';
+import { getKvAllValues } from './operations/get-kv-all-values.js';
+import { getKvValue } from './operations/get-kv-value.js';
+import {
+  deleteInstanceBulk,
+  pruneExecutionsBulk,
+} from './operations/management/bulk-operations.js';
+import { deleteInstancesAtomic } from './operations/management/delete-instances-atomic.js';
+import { getExecutionInfo } from './operations/management/get-execution-info.js';
+import { getInstanceInfo } from './operations/management/get-instance-info.js';
+import { getParentId } from './operations/management/get-parent-id.js';
+import { getQueueDepths } from './operations/management/get-queue-depths.js';
+import { getSystemMetrics } from './operations/management/get-system-metrics.js';
+import { latestExecutionId } from './operations/management/latest-execution-id.js';
+import { listChildren } from './operations/management/list-children.js';
+import { listExecutions } from './operations/management/list-executions.js';
+import { listInstances } from './operations/management/list-instances.js';
+import { listInstancesByStatus } from './operations/management/list-instances-by-status.js';
+import { pruneExecutions } from './operations/management/prune-executions.js';
+import { readQueueDueTimes } from './operations/read-queue-due-times.js';
+import { renewOrchestrationItemLock } from './operations/renew-orchestration-item-lock.js';
+import { renewSessionLock } from './operations/renew-session-lock.js';
+import { renewWorkItemLock } from './operations/renew-work-item-lock.js';
+import {
+  resolveProviderOptions,
+  type PostgresProviderOptions,
+  type ResolvedProviderOptions,
+} from './postgres-provider-options.js';
+import type { ProviderDatabase } from './provider-database.js';
+import { wakeupChannel } from './wakeup-channel.js';
+import { WakeupListener } from './wakeup-listener.js';
+import { Wakeups } from './wakeups.js';
+
+const PACKAGE_VERSION = (createRequire(import.meta.url)('../package.json') as { version: string })
+  .version;
+
+/**
+ * duro's PostgreSQL provider: the duroxide provider contract (`Provider` and `ProviderAdmin`)
+ * on a `pg` pool, one stored-procedure call per operation, on a schema that duroxide-pg (Rust)
+ * workers can share. Every procedure receives the caller's clock as `p_now_ms`; history and work
+ * items are stored as duroxide's serde JSON.
+ *
+ * Idle fetches with a poll timeout wait on LISTEN/NOTIFY (one listening connection per
+ * provider) and on the due time of delayed work, with a slow poll as a safety net.
+ * Serialization failures, deadlocks and stale cached plans are retried inside; every other
+ * failure rejects with a `ProviderError` (retryable for a lost connection or a timeout).
+ *
+ * @example
+ * ```ts
+ * const provider = await PostgresProvider.connectWithSchema(process.env.DATABASE_URL!, 'orders');
+ * try {
+ *   const turn = await provider.fetchOrchestrationItem(5_000, 30_000, null); // waits up to 30 s
+ *   console.log(turn?.item.instance ?? 'no work');
+ * } finally {
+ *   await provider.close();
+ * }
+ * ```
+ */
+export class PostgresProvider implements Provider, ProviderAdmin {
+  /** Name of the implementation, for logs. */
+  readonly name = '@duro/provider-postgres';
+  /** Version of this package. */
+  readonly version: string = PACKAGE_VERSION;
+  /** The schema this provider works in, as PostgreSQL names it (lower case). */
+  readonly schema: string;
+  readonly #db: ProviderDatabase;
+  readonly #wakeups: Wakeups;
+  readonly #locks = new LockOwners();
+
+  private constructor(connection: ProviderConnection, options: ResolvedProviderOptions) {
+    this.schema = connection.schema;
+    this.#db = connection.database;
+    const channels = {
+      orchestrator: wakeupChannel(connection.schema, 'orchestrator'),
+      worker: wakeupChannel(connection.schema, 'worker'),
+    };
+    this.#wakeups = new Wakeups({
+      idlePollIntervalMs: options.idlePollIntervalMs,
+      nowMs: options.nowMs,
+      readDueTimes: (queue, sinceMs) => readQueueDueTimes(this.#db, queue, sinceMs),
+      createListener: (signal) => new WakeupListener(connection.sessionConfig, channels, signal),
+    });
+  }
+
+  /**
+   * Connects to the `public` schema, migrating it first unless `options.migrate` is false.
+   * @throws {MigrationError} when the schema cannot be migrated (for example, it records a
+   * migration this package does not know).
+   * @throws {ProviderError} when the database cannot be reached (retryable).
+   * @throws {RangeError} for an invalid option.
+   */
+  static connect(url: string, options: PostgresProviderOptions = {}): Promise<PostgresProvider> {
+    return PostgresProvider.connectWithSchema(url, 'public', options);
+  }
+
+  /**
+   * Connects to `schema`, creating and migrating it first unless `options.migrate` is false.
+   * Schemas isolate tenants: two schemas never see each other's instances.
+   * @throws {InvalidSchemaNameError} for a name that is not `[A-Za-z_][A-Za-z0-9_]*` (up to 63
+   * characters); nothing is sent then.
+   * @throws {MigrationError} when the schema cannot be migrated.
+   * @throws {ProviderError} when the database cannot be reached (retryable).
+   * @throws {RangeError} for an invalid option.
+   */
+  static async connectWithSchema(
+    url: string,
+    schema: string,
+    options: PostgresProviderOptions = {},
+  ): Promise<PostgresProvider> {
+    const resolved = resolveProviderOptions(options);
+    return new PostgresProvider(await connectProvider(url, schema, resolved), resolved);
+  }
+
+  /**
+   * Stops listening, ends waiting fetches (they return `null`), and closes the pool once the
+   * calls in progress have finished. Later calls reject with a permanent `ProviderError`.
+   */
+  async close(): Promise<void> {
+    await this.#wakeups.close();
+    await this.#db.close();
+  }
+
+  // ----- Orchestrator queue -----
+
+  async fetchOrchestrationItem(
+    lockTimeoutMs: number,
+    pollTimeoutMs: number,
+    filter: DispatcherCapabilityFilter | null,
+  ): Promise<FetchedOrchestrationItem | null> {
+    return pollForWork(this.#wakeups, 'orchestrator', pollTimeoutMs, async () => {
+      const result = await fetchOrchestrationItem(this.#db, lockTimeoutMs, filter);
+      switch (result.kind) {
+        case 'item':
+          this.#locks.remember(result.fetched.lockToken, result.fetched.item.instance);
+          return result.fetched;
+        case 'orphans-dropped':
+          return 'retry';
+        case 'none':
+          return null;
+      }
+    });
+  }
+
+  async ackOrchestrationItem(
+    lockToken: string,
+    executionId: number,
+    historyDelta: readonly Event[],
+    workerItems: readonly WorkItem[],
+    orchestratorItems: readonly WorkItem[],
+    metadata: ExecutionMetadata,
+    cancelledActivities: readonly ScheduledActivityIdentifier[],
+  ): Promise<void> {
+    const instance = this.#locks.instanceOf(lockToken);
+    const payload = buildAckPayload(
+      historyDelta,
+      workerItems,
+      orchestratorItems,
+      metadata,
+      cancelledActivities,
+      instance,
+    );
+    await ackOrchestrationItem(this.#db, lockToken, executionId, payload, instance);
+    this.#locks.forget(lockToken);
+    for (const item of orchestratorItems) {
+      if (item.type === 'TimerFired') this.#wakeups.noteDue('orchestrator', item.fireAtMs);
+    }
+  }
+
+  async abandonOrchestrationItem(
+    lockToken: string,
+    delayMs: number | null,
+    ignoreAttempt: boolean,
+  ): Promise<void> {
+    const instance = this.#locks.instanceOf(lockToken);
+    await abandonOrchestrationItem(this.#db, lockToken, delayMs, ignoreAttempt, instance);
+    this.#locks.forget(lockToken);
+    if (delayMs !== null) this.#wakeups.noteDue('orchestrator', this.#db.nowMs() + delayMs);
+  }
+
+  async renewOrchestrationItemLock(lockToken: string, extendForMs: number): Promise<void> {
+    const instance = this.#locks.instanceOf(lockToken);
+    await renewOrchestrationItemLock(this.#db, lockToken, extendForMs, instance);
+  }
+
+  async enqueueForOrchestrator(item: WorkItem, delayMs: number | null): Promise<void> {
+    this.#wakeups.noteDue('orchestrator', await enqueueOrchestratorWork(this.#db, item, delayMs));
+  }
+
+  // ----- History -----
+
+  async read(instance: string): Promise<Event[]> {
+    return fetchHistory(this.#db, instance);
+  }
+
+  async readWithExecution(instance: string, executionId: number): Promise<Event[]> {
+    return fetchHistoryWithExecution(this.#db, instance, executionId);
+  }
+
+  async appendWithExecution(
+    instance: string,
+    executionId: number,
+    newEvents: readonly Event[],
+  ): Promise<void> {
+    await appendHistory(this.#db, instance, executionId, newEvents);
+  }
+
+  // ----- Worker queue -----
+
+  async enqueueForWorker(item: WorkItem): Promise<void> {
+    await enqueueWorkerWork(this.#db, item);
+  }
+
+  async fetchWorkItem(
+    lockTimeoutMs: number,
+    pollTimeoutMs: number,
+    session: SessionFetchConfig | null,
+    tagFilter: TagFilter,
+  ): Promise<FetchedWorkItem | null> {
+    if (tagFilter.type === 'None') return null;
+    return pollForWork(this.#wakeups, 'worker', pollTimeoutMs, async () => {
+      const fetched = await fetchWorkItem(this.#db, lockTimeoutMs, session, tagFilter);
+      if (fetched?.item.type === 'ActivityExecute') {
+        this.#locks.remember(fetched.lockToken, fetched.item.instance);
+      }
+      return fetched;
+    });
+  }
+
+  async ackWorkItem(lockToken: string, completion: WorkItem | null): Promise<void> {
+    await ackWorker(this.#db, lockToken, completion, this.#locks.instanceOf(lockToken));
+    this.#locks.forget(lockToken);
+  }
+
+  async renewWorkItemLock(lockToken: string, extendForMs: number): Promise<void> {
+    const instance = this.#locks.instanceOf(lockToken);
+    await renewWorkItemLock(this.#db, lockToken, extendForMs, instance);
+  }
+
+  async abandonWorkItem(
+    lockToken: string,
+    delayMs: number | null,
+    ignoreAttempt: boolean,
+  ): Promise<void> {
+    const instance = this.#locks.instanceOf(lockToken);
+    await abandonWorkItem(this.#db, lockToken, delayMs, ignoreAttempt, instance);
+    this.#locks.forget(lockToken);
+    if (delayMs !== null) this.#wakeups.noteDue('worker', this.#db.nowMs() + delayMs);
+  }
+
+  // ----- Sessions -----
+
+  async renewSessionLock(
+    ownerIds: readonly string[],
+    extendForMs: number,
+    idleTimeoutMs: number,
+  ): Promise<number> {
+    return renewSessionLock(this.#db, ownerIds, extendForMs, idleTimeoutMs);
+  }
+
+  /** Removes expired sessions no queued activity refers to; `idleTimeoutMs` is not used. */
+  async cleanupOrphanedSessions(_idleTimeoutMs: number): Promise<number> {
+    return cleanupOrphanedSessions(this.#db);
+  }
+
+  // ----- Reads for clients -----
+
+  async getCustomStatus(instance: string, lastSeenVersion: number): Promise<CustomStatus | null> {
+    return getCustomStatus(this.#db, instance, lastSeenVersion);
+  }
+
+  async getKvValue(instance: string, key: string): Promise<string | null> {
+    return getKvValue(this.#db, instance, key);
+  }
+
+  async getKvAllValues(instance: string): Promise<Map<string, string>> {
+    return getKvAllValues(this.#db, instance);
+  }
+
+  async getInstanceStats(instance: string): Promise<SystemStats | null> {
+    return getInstanceStats(this.#db, instance);
+  }
+
+  /** This provider, which implements `ProviderAdmin` itself. */
+  asManagementCapability(): ProviderAdmin {
+    return this;
+  }
+
+  // ----- ProviderAdmin -----
+
+  async listInstances(): Promise<string[]> {
+    return listInstances(this.#db);
+  }
+
+  async listInstancesByStatus(status: string): Promise<string[]> {
+    return listInstancesByStatus(this.#db, status);
+  }
+
+  async listExecutions(instance: string): Promise<number[]> {
+    return listExecutions(this.#db, instance);
+  }
+
+  async readHistoryWithExecutionId(instance: string, executionId: number): Promise<Event[]> {
+    return fetchHistoryWithExecution(this.#db, instance, executionId);
+  }
+
+  async readHistory(instance: string): Promise<Event[]> {
+    return this.readHistoryWithExecutionId(instance, await this.latestExecutionId(instance));
+  }
+
+  async latestExecutionId(instance: string): Promise<number> {
+    return latestExecutionId(this.#db, instance);
+  }
+
+  async getInstanceInfo(instance: string): Promise<InstanceInfo> {
+    return getInstanceInfo(this.#db, instance);
+  }
+
+  async getExecutionInfo(instance: string, executionId: number): Promise<ExecutionInfo> {
+    return getExecutionInfo(this.#db, instance, executionId);
+  }
+
+  async getSystemMetrics(): Promise<SystemMetrics> {
+    return getSystemMetrics(this.#db);
+  }
+
+  async getQueueDepths(): Promise<QueueDepths> {
+    return getQueueDepths(this.#db);
+  }
+
+  async listChildren(instanceId: string): Promise<string[]> {
+    return listChildren(this.#db, instanceId);
+  }
+
+  async getParentId(instanceId: string): Promise<string | null> {
+    return getParentId(this.#db, instanceId);
+  }
+
+  async getInstanceTree(instanceId: string): Promise<InstanceTree> {
+    return walkInstanceTree(this, instanceId);
+  }
+
+  async deleteInstancesAtomic(
+    ids: readonly string[],
+    force: boolean,
+  ): Promise<DeleteInstanceResult> {
+    return deleteInstancesAtomic(this.#db, ids, force);
+  }
+
+  async deleteInstance(instanceId: string, force: boolean): Promise<DeleteInstanceResult> {
+    return deleteInstanceTree(this, instanceId, force);
+  }
+
+  async deleteInstanceBulk(filter: InstanceFilter): Promise<DeleteInstanceResult> {
+    return deleteInstanceBulk(this.#db, filter);
+  }
+
+  async pruneExecutions(instanceId: string, options: PruneOptions): Promise<PruneResult> {
+    return pruneExecutions(this.#db, instanceId, options);
+  }
+
+  async pruneExecutionsBulk(filter: InstanceFilter, options: PruneOptions): Promise<PruneResult> {
+    return pruneExecutionsBulk(this.#db, filter, options);
+  }
+}
