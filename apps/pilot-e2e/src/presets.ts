@@ -55,9 +55,9 @@ const LIMITS: SwarmConfig['limits'] = {
 const DEFAULT: SwarmConfig = {
   workers: 3,
   secondSchemaWorkers: 1,
-  sessions: 30,
-  secondSchemaSessions: 8,
-  loadDurationMs: 30_000,
+  sessions: 40,
+  secondSchemaSessions: 10,
+  loadDurationMs: 45_000,
   settleTimeoutMs: 90_000,
   seed: 1,
   runtime: RUNTIME,
