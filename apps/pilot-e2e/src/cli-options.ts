@@ -64,7 +64,9 @@ function secondsToMs(flag: string, text: string | undefined): number | undefined
   if (text === undefined) return undefined;
   const value = Number(text);
   if (!Number.isFinite(value) || value <= 0) {
-    throw new UsageError(`--${flag} must be a positive number of seconds, got ${JSON.stringify(text)}`);
+    throw new UsageError(
+      `--${flag} must be a positive number of seconds, got ${JSON.stringify(text)}`,
+    );
   }
   return Math.round(value * 1000);
 }
@@ -117,12 +119,16 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
   const { values } = parsed;
   const presetName = values.preset ?? 'default';
   if (!isPresetName(presetName)) {
-    throw new UsageError(`--preset must be one of ${Object.keys(PRESETS).join(', ')}, got ${JSON.stringify(presetName)}`);
+    throw new UsageError(
+      `--preset must be one of ${Object.keys(PRESETS).join(', ')}, got ${JSON.stringify(presetName)}`,
+    );
   }
   const preset = PRESETS[presetName];
   const schemaPrefix = values['schema-prefix'] ?? 'pilot';
   if (!/^[a-z_][a-z0-9_]{0,40}$/.test(schemaPrefix)) {
-    throw new UsageError(`--schema-prefix must be a lower-case identifier of up to 41 characters, got ${JSON.stringify(schemaPrefix)}`);
+    throw new UsageError(
+      `--schema-prefix must be a lower-case identifier of up to 41 characters, got ${JSON.stringify(schemaPrefix)}`,
+    );
   }
   const chaos = {
     ...preset.chaos,

@@ -16,7 +16,9 @@ import { formatSummary } from './report/summary.js';
 /** Room for several worker pools per process; nothing about durability is changed. */
 const EMBEDDED_SETTINGS = { max_connections: '300' };
 
-async function openDatabase(options: CliOptions): Promise<{ url: string; route: string; stop: () => Promise<void> }> {
+async function openDatabase(
+  options: CliOptions,
+): Promise<{ url: string; route: string; stop: () => Promise<void> }> {
   if (options.databaseUrl !== undefined) {
     return { url: options.databaseUrl, route: 'database-url', stop: async () => undefined };
   }
@@ -40,7 +42,9 @@ async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   if (options.mixedFleet) {
-    process.stderr.write('pilot-e2e: --mixed-fleet needs the Rust session workload of @duro/native, which this build does not have\n');
+    process.stderr.write(
+      'pilot-e2e: --mixed-fleet needs the Rust session workload of @duro/native, which this build does not have\n',
+    );
     return 2;
   }
   const logDir = options.logDir ?? (await mkdtemp(join(tmpdir(), 'pilot-e2e-')));
@@ -71,7 +75,9 @@ async function main(argv: readonly string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    process.stderr.write(`pilot-e2e: the run could not be carried out: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `pilot-e2e: the run could not be carried out: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     process.exit(3);
   },
 );

@@ -6,11 +6,7 @@ import type { SeededRandom } from '../workload/seeded-random.js';
 
 /** The kinds of fault the run injects. */
 export type FaultKind =
-  | 'kill-mid-activity'
-  | 'kill-mid-ack'
-  | 'freeze'
-  | 'connection-drop'
-  | 'rolling-restart';
+  'kill-mid-activity' | 'kill-mid-ack' | 'freeze' | 'connection-drop' | 'rolling-restart';
 
 /** What one injection did. */
 export interface FaultOutcome {

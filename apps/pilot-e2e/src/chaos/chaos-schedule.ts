@@ -55,7 +55,13 @@ export async function runChaos(
     try {
       onOutcome(await INJECT[kind](context));
     } catch (error) {
-      onOutcome({ kind, injected: false, target: '-', atMs: Date.now(), detail: `failed: ${String(error)}` });
+      onOutcome({
+        kind,
+        injected: false,
+        target: '-',
+        atMs: Date.now(),
+        detail: `failed: ${String(error)}`,
+      });
     }
   }
 }

@@ -6,7 +6,13 @@ export async function dropConnections(context: ChaosContext): Promise<FaultOutco
   const atMs = Date.now();
   const slot = pickRunning(context);
   if (slot === undefined) {
-    return { kind: 'connection-drop', injected: false, target: '-', atMs, detail: 'no worker running' };
+    return {
+      kind: 'connection-drop',
+      injected: false,
+      target: '-',
+      atMs,
+      detail: 'no worker running',
+    };
   }
   const result = await context.admin.query<{ terminated: boolean }>(
     `SELECT pg_terminate_backend(pid) AS terminated FROM pg_stat_activity

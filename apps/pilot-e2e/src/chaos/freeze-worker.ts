@@ -14,7 +14,8 @@ export async function freezeWorker(context: ChaosContext): Promise<FaultOutcome>
   }
   const { runtime } = context.config;
   const { freezeOvershootMs } = context.config.chaos;
-  const frozenMs = Math.max(runtime.orchestratorLockTimeoutMs, runtime.workerLockTimeoutMs) + freezeOvershootMs;
+  const frozenMs =
+    Math.max(runtime.orchestratorLockTimeoutMs, runtime.workerLockTimeoutMs) + freezeOvershootMs;
   slot.state = 'frozen';
   const fromMs = Date.now();
   slot.signal('SIGSTOP');

@@ -10,7 +10,13 @@ export async function killMidActivity(context: ChaosContext): Promise<FaultOutco
     FIND_TARGET_TIMEOUT_MS,
   );
   if (slot === undefined) {
-    return { kind: 'kill-mid-activity', injected: false, target: '-', atMs, detail: 'no worker had a turn in flight' };
+    return {
+      kind: 'kill-mid-activity',
+      injected: false,
+      target: '-',
+      atMs,
+      detail: 'no worker had a turn in flight',
+    };
   }
   const turns = slot.turnsInFlight;
   slot.signal('SIGKILL');
@@ -31,7 +37,13 @@ export async function killMidAck(context: ChaosContext): Promise<FaultOutcome> {
   const atMs = Date.now();
   const slot = pickRunning(context);
   if (slot === undefined) {
-    return { kind: 'kill-mid-ack', injected: false, target: '-', atMs, detail: 'no worker running' };
+    return {
+      kind: 'kill-mid-ack',
+      injected: false,
+      target: '-',
+      atMs,
+      detail: 'no worker running',
+    };
   }
   const life = slot.lives;
   slot.send({ type: 'arm-ack-kill' });
@@ -41,7 +53,19 @@ export async function killMidAck(context: ChaosContext): Promise<FaultOutcome> {
   );
   if (died === undefined) {
     slot.send({ type: 'disarm-ack-kill' });
-    return { kind: 'kill-mid-ack', injected: false, target: slot.nodeId, atMs, detail: 'no ack in time' };
+    return {
+      kind: 'kill-mid-ack',
+      injected: false,
+      target: slot.nodeId,
+      atMs,
+      detail: 'no ack in time',
+    };
   }
-  return { kind: 'kill-mid-ack', injected: true, target: slot.nodeId, atMs, detail: 'SIGKILL during an ack' };
+  return {
+    kind: 'kill-mid-ack',
+    injected: true,
+    target: slot.nodeId,
+    atMs,
+    detail: 'SIGKILL during an ack',
+  };
 }

@@ -7,11 +7,17 @@ const QUIET = { orchPoison: 0, activityPoison: 0 } as MetricsSnapshot;
 
 describe('attempts-bounded', () => {
   it('passes while redeliveries stay under the bound and nothing is poisoned', () => {
-    expect(checkAttemptsBounded([auditRecord({ kind: 'redelivery', value: 3 })], QUIET, 6).passed).toBe(true);
+    expect(
+      checkAttemptsBounded([auditRecord({ kind: 'redelivery', value: 3 })], QUIET, 6).passed,
+    ).toBe(true);
   });
 
   it('fails on a message fetched past the bound', () => {
-    const result = checkAttemptsBounded([auditRecord({ kind: 'redelivery', value: 78_874 })], QUIET, 6);
+    const result = checkAttemptsBounded(
+      [auditRecord({ kind: 'redelivery', value: 78_874 })],
+      QUIET,
+      6,
+    );
     expect(result.violations[0]).toContain('reached attempt 78874');
   });
 

@@ -26,7 +26,13 @@ export function checkAttemptsBounded(
   return invariantResult(
     'attempts-bounded',
     `${redeliveries.length} redeliveries, highest attempt ${highest} (bound ${maxAttempt}), ${orchPoison + activityPoison} poisoned`,
-    { redeliveries: redeliveries.length, highestAttempt: highest, bound: maxAttempt, orchPoison, activityPoison },
+    {
+      redeliveries: redeliveries.length,
+      highestAttempt: highest,
+      bound: maxAttempt,
+      orchPoison,
+      activityPoison,
+    },
     violations,
   );
 }

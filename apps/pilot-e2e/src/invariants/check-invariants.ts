@@ -78,6 +78,10 @@ export function checkInvariants(evidence: RunEvidence, limits: InvariantLimits):
     checkNoAckLoop(evidence.audit, limits.maxLockTokenAckFailuresPerMessage),
     checkAttemptsBounded(evidence.audit, evidence.metrics, limits.maxAttemptCount),
     checkQueuesDrained(evidence.queues),
-    checkHistoryBounded(evidence.history, limits.maxEventsPerExecution, limits.maxBytesPerExecution),
+    checkHistoryBounded(
+      evidence.history,
+      limits.maxEventsPerExecution,
+      limits.maxBytesPerExecution,
+    ),
   ];
 }

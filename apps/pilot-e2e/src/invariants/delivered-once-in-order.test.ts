@@ -12,13 +12,21 @@ describe('delivered-once-in-order', () => {
   });
 
   it('fails when a session recorded a duplicate or out-of-order delivery', () => {
-    const ledger = { ...ROOT_LEDGER, anomalyCount: 1, anomalies: ['client message 2 arrived when 3 was due'] };
+    const ledger = {
+      ...ROOT_LEDGER,
+      anomalyCount: 1,
+      anomalies: ['client message 2 arrived when 3 was due'],
+    };
     const result = checkDeliveredOnceInOrder(healthyOutcomes(ledger), SENT, []);
     expect(result.violations).toEqual(['s/session-0000: client message 2 arrived when 3 was due']);
   });
 
   it('fails when a client message was lost', () => {
-    const result = checkDeliveredOnceInOrder(healthyOutcomes(), new Map([['s/session-0000', 5]]), []);
+    const result = checkDeliveredOnceInOrder(
+      healthyOutcomes(),
+      new Map([['s/session-0000', 5]]),
+      [],
+    );
     expect(result.violations).toEqual(['s/session-0000 was delivered 4 of 5 client messages']);
   });
 
@@ -28,10 +36,14 @@ describe('delivered-once-in-order', () => {
       children: { [CHILD_PLAN.id]: { next: 2, nonces: ['a', 'b'], final: false } },
     };
     const result = checkDeliveredOnceInOrder(healthyOutcomes(ledger), SENT, []);
-    expect(result.violations).toEqual(['s/session-0000 was delivered 2 of 3 updates of session-0000.c0']);
+    expect(result.violations).toEqual([
+      's/session-0000 was delivered 2 of 3 updates of session-0000.c0',
+    ]);
   });
 
   it('fails when a client could not enqueue a message', () => {
-    expect(checkDeliveredOnceInOrder(healthyOutcomes(), SENT, ['s/session-0000 #2: boom']).passed).toBe(false);
+    expect(
+      checkDeliveredOnceInOrder(healthyOutcomes(), SENT, ['s/session-0000 #2: boom']).passed,
+    ).toBe(false);
   });
 });

@@ -49,7 +49,12 @@ export function checkDeliveredOnceInOrder(
   return invariantResult(
     'delivered-once-in-order',
     `${clientMessages} client messages and ${childUpdates} child updates checked in ${checked} sessions`,
-    { sessionsChecked: checked, clientMessages, childUpdates, updatesResentByActivityRetry: resent },
+    {
+      sessionsChecked: checked,
+      clientMessages,
+      childUpdates,
+      updatesResentByActivityRetry: resent,
+    },
     violations,
   );
 }

@@ -36,7 +36,13 @@ export function checkHistoryBounded(
   return invariantResult(
     'history-bounded',
     `${sizes.executions} executions, the largest ${maxSeenEvents} events / ${maxSeenBytes} bytes (bounds ${maxEvents} / ${maxBytes})`,
-    { executions: sizes.executions, maxEvents: maxSeenEvents, maxBytes: maxSeenBytes, eventBound: maxEvents, byteBound: maxBytes },
+    {
+      executions: sizes.executions,
+      maxEvents: maxSeenEvents,
+      maxBytes: maxSeenBytes,
+      eventBound: maxEvents,
+      byteBound: maxBytes,
+    },
     violations,
   );
 }

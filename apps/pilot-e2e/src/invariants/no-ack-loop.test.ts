@@ -12,7 +12,12 @@ describe('no-ack-loop', () => {
   });
 
   it('fails when one message keeps failing on an invalid lock token', () => {
-    const result = checkNoAckLoop(Array.from({ length: 4 }, () => failure('a')), 3);
-    expect(result.violations).toEqual(['s/orchestrator/a failed 4 acknowledgements on an invalid lock token']);
+    const result = checkNoAckLoop(
+      Array.from({ length: 4 }, () => failure('a')),
+      3,
+    );
+    expect(result.violations).toEqual([
+      's/orchestrator/a failed 4 acknowledgements on an invalid lock token',
+    ]);
   });
 });

@@ -6,7 +6,10 @@ import { invariantResult, type InvariantResult } from './invariant-result.js';
  * expected (a frozen or cut-off worker that lost its lock), but the count per message must stay
  * at or under `maxPerMessage`, or the message is stuck in the livelock duroxide-pg #21 describes.
  */
-export function checkNoAckLoop(audit: readonly AuditRecord[], maxPerMessage: number): InvariantResult {
+export function checkNoAckLoop(
+  audit: readonly AuditRecord[],
+  maxPerMessage: number,
+): InvariantResult {
   const perMessage = new Map<string, number>();
   for (const record of audit) {
     if (record.kind !== 'lock-token-ack-failure') continue;

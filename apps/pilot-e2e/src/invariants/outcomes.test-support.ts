@@ -47,8 +47,20 @@ function summary(plan: SessionPlan, ledger: DeliveryLedger): SessionSummary {
 /** The two outcomes of a healthy run; override fields to record a violation. */
 export function healthyOutcomes(rootLedger: DeliveryLedger = ROOT_LEDGER): InstanceOutcome[] {
   return [
-    { schema: 's', plan: ROOT_PLAN, status: 'Completed', summary: summary(ROOT_PLAN, rootLedger), error: null },
-    { schema: 's', plan: CHILD_PLAN, status: 'Completed', summary: summary(CHILD_PLAN, EMPTY_LEDGER), error: null },
+    {
+      schema: 's',
+      plan: ROOT_PLAN,
+      status: 'Completed',
+      summary: summary(ROOT_PLAN, rootLedger),
+      error: null,
+    },
+    {
+      schema: 's',
+      plan: CHILD_PLAN,
+      status: 'Completed',
+      summary: summary(CHILD_PLAN, EMPTY_LEDGER),
+      error: null,
+    },
   ];
 }
 

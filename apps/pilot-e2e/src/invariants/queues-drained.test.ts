@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { checkQueuesDrained } from './queues-drained.js';
 
-const EMPTY = { schema: 's', orchestratorDepth: 0, workerDepth: 0, orchestratorRows: 0, workerRows: 0 };
+const EMPTY = {
+  schema: 's',
+  orchestratorDepth: 0,
+  workerDepth: 0,
+  orchestratorRows: 0,
+  workerRows: 0,
+};
 
 describe('queues-drained', () => {
   it('passes when nothing is left', () => {

@@ -17,10 +17,13 @@ export function checkSessionsComplete(
     const name = outcomeName(outcome);
     const { plan, summary } = outcome;
     if (outcome.status !== 'Completed' || summary === null) {
-      violations.push(`${name} is ${outcome.status}${outcome.error !== null ? `: ${outcome.error}` : ''}`);
+      violations.push(
+        `${name} is ${outcome.status}${outcome.error !== null ? `: ${outcome.error}` : ''}`,
+      );
       continue;
     }
-    if (plan.parent === null && !summary.closed) violations.push(`${name} completed without its close`);
+    if (plan.parent === null && !summary.closed)
+      violations.push(`${name} completed without its close`);
     if (plan.parent !== null && summary.updatesSent !== plan.updates) {
       violations.push(`${name} sent ${summary.updatesSent} of ${plan.updates} updates`);
     }

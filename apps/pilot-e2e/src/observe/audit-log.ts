@@ -111,7 +111,11 @@ export class AuditLog {
    * `instance_locks` (orchestrator) or `worker_queue` (worker) table, or `null` when no row
    * carries that token any more.
    */
-  async lockedUntil(duroSchema: string, queue: AuditQueue, lockToken: string): Promise<number | null> {
+  async lockedUntil(
+    duroSchema: string,
+    queue: AuditQueue,
+    lockToken: string,
+  ): Promise<number | null> {
     const table = queue === 'orchestrator' ? 'instance_locks' : 'worker_queue';
     const result = await this.pool.query<{ locked_until: string | null }>(
       `SELECT locked_until FROM ${quoted(duroSchema)}.${table} WHERE lock_token = $1`,

@@ -4,7 +4,10 @@ import type { AuditLog, AuditQueue, AuditRecord } from './audit-log.js';
 import type { LeaseStats } from './lease-stats.js';
 
 /** Error texts of a failed acknowledgement whose lock token is no longer valid. */
-const LOCK_TOKEN_FAILURES = ['Invalid lock token', 'Worker queue item not found or already processed'];
+const LOCK_TOKEN_FAILURES = [
+  'Invalid lock token',
+  'Worker queue item not found or already processed',
+];
 
 /** What the observing wrapper needs from its worker. */
 export interface ObserverOptions {
@@ -128,7 +131,15 @@ export function observeProvider(inner: Provider, options: ObserverOptions): Prov
       if (fetched !== null) {
         const { item, lockToken, attemptCount } = fetched;
         const keys = item.messages.map(workItemKey);
-        await observeFetch('orchestrator', lockToken, item.instance, keys, attemptCount, lockTimeoutMs, startedAtMs);
+        await observeFetch(
+          'orchestrator',
+          lockToken,
+          item.instance,
+          keys,
+          attemptCount,
+          lockTimeoutMs,
+          startedAtMs,
+        );
       }
       return fetched;
     },
@@ -137,7 +148,15 @@ export function observeProvider(inner: Provider, options: ObserverOptions): Prov
       const fetched = await inner.fetchWorkItem(lockTimeoutMs, pollTimeoutMs, session, tagFilter);
       if (fetched !== null && fetched.item.type === 'ActivityExecute') {
         const { item, lockToken, attemptCount } = fetched;
-        await observeFetch('worker', lockToken, item.instance, [workItemKey(item)], attemptCount, lockTimeoutMs, startedAtMs);
+        await observeFetch(
+          'worker',
+          lockToken,
+          item.instance,
+          [workItemKey(item)],
+          attemptCount,
+          lockTimeoutMs,
+          startedAtMs,
+        );
       }
       return fetched;
     },
@@ -162,7 +181,9 @@ export function observeProvider(inner: Provider, options: ObserverOptions): Prov
       const override = overrides[property as keyof Provider];
       if (override !== undefined) return override;
       const value: unknown = Reflect.get(target, property, receiver);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      return typeof value === 'function'
+        ? (value as (...args: unknown[]) => unknown).bind(target)
+        : value;
     },
   });
 }

@@ -49,7 +49,11 @@ export class ProgressDisplay {
     }
     if (snapshot.elapsedMs - this.lastPlainMs < PLAIN_EVERY_MS) return;
     this.lastPlainMs = snapshot.elapsedMs;
-    this.stream.write(`${lines(snapshot).map((line) => line.trim()).join(' | ')}\n`);
+    this.stream.write(
+      `${lines(snapshot)
+        .map((line) => line.trim())
+        .join(' | ')}\n`,
+    );
   }
 
   /** Prints a line above the live block (on a terminal) or as is. */

@@ -29,6 +29,8 @@ export function formatSummary(report: RunReport): string {
       lines.push(`          - … ${result.violationCount - result.violations.length} more`);
     }
   }
-  lines.push(`logs        ${report.logDir}${report.keptSchemas ? ' (schemas kept for inspection)' : ''}`);
+  lines.push(
+    `logs        ${report.logDir}${report.keptSchemas ? ' (schemas kept for inspection)' : ''}`,
+  );
   return lines.join('\n');
 }

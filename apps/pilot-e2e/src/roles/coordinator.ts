@@ -76,12 +76,23 @@ async function openSchemas(options: CoordinatorOptions, db: SwarmDatabase): Prom
     });
     // Both schemas use the same instance ids, as parallel test fleets do in one database.
     const roots = planSessions(config, sessions);
-    runs.push({ schema, workers, roots, all: flattenPlans(roots), provider, client: new Client(provider) });
+    runs.push({
+      schema,
+      workers,
+      roots,
+      all: flattenPlans(roots),
+      provider,
+      client: new Client(provider),
+    });
   }
   return runs;
 }
 
-function launchesOf(options: CoordinatorOptions, runs: readonly SchemaRun[], auditSchema: string): WorkerLaunch[] {
+function launchesOf(
+  options: CoordinatorOptions,
+  runs: readonly SchemaRun[],
+  auditSchema: string,
+): WorkerLaunch[] {
   return runs.flatMap((run) =>
     Array.from({ length: run.workers }, (_, index) => ({
       nodeId: `${run.schema.slice(options.schemaPrefix.length + 1)}-w${index}`,
@@ -94,7 +105,11 @@ function launchesOf(options: CoordinatorOptions, runs: readonly SchemaRun[], aud
 }
 
 /** Waits until `done()` holds, polling; false when `timeoutMs` passed first. */
-async function until(done: () => Promise<boolean>, timeoutMs: number, pollMs = 500): Promise<boolean> {
+async function until(
+  done: () => Promise<boolean>,
+  timeoutMs: number,
+  pollMs = 500,
+): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await done()) return true;
@@ -121,19 +136,43 @@ export async function runSwarm(options: CoordinatorOptions): Promise<RunReport> 
   await audit.reset();
   const runs = await openSchemas(options, db);
   const knobs = knobsOf(config);
-  const roots: RootSession[] = runs.flatMap((run) => run.roots.map((plan) => ({ schema: run.schema, plan })));
-  const load = new ClientLoad(roots, new Map(runs.map((run) => [run.schema, run.client])), knobs, config.workload.maxBurst);
-  const fleet = new WorkerFleet(launchesOf(options, runs, auditSchema), options.logDir, config.chaos.restartDelayMs, {
-    onContinueAsNewSoon: (schema, session) => load.burstOnContinueAsNew(schema, session),
-    onRestartFailed: (nodeId, error) => progress.note(`worker ${nodeId} could not be restarted: ${error.message}`),
-  });
-  progress.note(`pilot-e2e: starting ${fleet.slots.length} workers on ${runs.map((run) => run.schema).join(', ')}`);
+  const roots: RootSession[] = runs.flatMap((run) =>
+    run.roots.map((plan) => ({ schema: run.schema, plan })),
+  );
+  const load = new ClientLoad(
+    roots,
+    new Map(runs.map((run) => [run.schema, run.client])),
+    knobs,
+    config.workload.maxBurst,
+  );
+  const fleet = new WorkerFleet(
+    launchesOf(options, runs, auditSchema),
+    options.logDir,
+    config.chaos.restartDelayMs,
+    {
+      onContinueAsNewSoon: (schema, session) => load.burstOnContinueAsNew(schema, session),
+      onRestartFailed: (nodeId, error) =>
+        progress.note(`worker ${nodeId} could not be restarted: ${error.message}`),
+    },
+  );
+  progress.note(
+    `pilot-e2e: starting ${fleet.slots.length} workers on ${runs.map((run) => run.schema).join(', ')}`,
+  );
   await fleet.start();
 
   const outcomes: FaultOutcome[] = [];
   const freezes: FreezeWindow[] = [];
   const instanceTotal = runs.reduce((sum, run) => sum + run.all.length, 0);
-  const tracker = trackProgress({ db, fleet, load, progress, schemas: runs.map((run) => run.schema), roots: roots.length, instances: instanceTotal, outcomes });
+  const tracker = trackProgress({
+    db,
+    fleet,
+    load,
+    progress,
+    schemas: runs.map((run) => run.schema),
+    roots: roots.length,
+    instances: instanceTotal,
+    outcomes,
+  });
   const workStartMs = Date.now();
   await load.startSessions();
   const chaosStop = new AbortController();
@@ -146,7 +185,9 @@ export async function runSwarm(options: CoordinatorOptions): Promise<RunReport> 
     chaosStop.signal,
     (outcome) => {
       outcomes.push(outcome);
-      progress.note(`fault ${outcome.kind} ${outcome.injected ? 'on' : 'skipped,'} ${outcome.target}: ${outcome.detail}`);
+      progress.note(
+        `fault ${outcome.kind} ${outcome.injected ? 'on' : 'skipped,'} ${outcome.target}: ${outcome.detail}`,
+      );
     },
   );
   tracker.setPhase('load');
@@ -156,7 +197,10 @@ export async function runSwarm(options: CoordinatorOptions): Promise<RunReport> 
   chaosStop.abort();
 
   tracker.setPhase('settling');
-  await until(async () => (await tracker.finishedInstances()) >= instanceTotal, config.settleTimeoutMs);
+  await until(
+    async () => (await tracker.finishedInstances()) >= instanceTotal,
+    config.settleTimeoutMs,
+  );
   const workloadMs = Date.now() - workStartMs;
   tracker.setPhase('draining queues');
   // A timer that lost its race stays queued until it is due; give the longest one time to fire.
@@ -179,7 +223,11 @@ export async function runSwarm(options: CoordinatorOptions): Promise<RunReport> 
     });
   }
   const histories = await Promise.all(runs.map((run) => db.historySizes(run.schema)));
-  const instances = new Map(await Promise.all(runs.map(async (run) => [run.schema, await db.instances(run.schema)] as const)));
+  const instances = new Map(
+    await Promise.all(
+      runs.map(async (run) => [run.schema, await db.instances(run.schema)] as const),
+    ),
+  );
   tracker.setPhase('stopping workers');
   await fleet.stop(config.runtime.shutdownTimeoutMs + 5_000);
   tracker.stop();
@@ -205,7 +253,8 @@ export async function runSwarm(options: CoordinatorOptions): Promise<RunReport> 
   const keptSchemas = options.keepSchemas || !passed;
   const seconds = Math.max(workloadMs, 1) / 1000;
   const injected: Record<string, number> = {};
-  for (const outcome of outcomes) if (outcome.injected) injected[outcome.kind] = (injected[outcome.kind] ?? 0) + 1;
+  for (const outcome of outcomes)
+    if (outcome.injected) injected[outcome.kind] = (injected[outcome.kind] ?? 0) + 1;
   const report: RunReport = {
     passed,
     preset: options.preset,
@@ -215,7 +264,11 @@ export async function runSwarm(options: CoordinatorOptions): Promise<RunReport> 
     durationMs: Date.now() - startedAtMs,
     workloadMs,
     schemas: runs.map((run) => run.schema),
-    sessions: { roots: roots.length, instances: instanceTotal, completed: tracker.completedInstances() },
+    sessions: {
+      roots: roots.length,
+      instances: instanceTotal,
+      completed: tracker.completedInstances(),
+    },
     clients: clientFigures,
     throughput: {
       orchestrationTurnsPerSecond: (totals.metrics?.orchTurns ?? 0) / seconds,
@@ -223,7 +276,12 @@ export async function runSwarm(options: CoordinatorOptions): Promise<RunReport> 
       messagesPerSecond: clientFigures.messagesSent / seconds,
       instancesCompletedPerSecond: tracker.completedInstances() / seconds,
     },
-    fleet: { workers: fleet.slots.length, restarts: totals.restarts, unexpectedExits: totals.unexpectedExits, metrics: totals.metrics },
+    fleet: {
+      workers: fleet.slots.length,
+      restarts: totals.restarts,
+      unexpectedExits: totals.unexpectedExits,
+      metrics: totals.metrics,
+    },
     leases: totals.leases,
     faults: { injected, outcomes },
     invariants,

@@ -21,9 +21,14 @@ export class SwarmDatabase {
 
   constructor(url: string, schemas: readonly string[]) {
     for (const schema of schemas) {
-      if (!SCHEMA_NAME.test(schema)) throw new Error(`invalid schema name ${JSON.stringify(schema)}`);
+      if (!SCHEMA_NAME.test(schema))
+        throw new Error(`invalid schema name ${JSON.stringify(schema)}`);
     }
-    this.pool = new pg.Pool({ connectionString: url, max: 3, application_name: 'pilot-coordinator' });
+    this.pool = new pg.Pool({
+      connectionString: url,
+      max: 3,
+      application_name: 'pilot-coordinator',
+    });
     this.pool.on('error', () => undefined);
   }
 
@@ -60,7 +65,11 @@ export class SwarmDatabase {
 
   /** Every instance with its current status and output. */
   async instances(schema: string): Promise<InstanceRow[]> {
-    const result = await this.pool.query<{ instance_id: string; status: string | null; output: string | null }>(
+    const result = await this.pool.query<{
+      instance_id: string;
+      status: string | null;
+      output: string | null;
+    }>(
       `SELECT i.instance_id, e.status, e.output FROM ${schema}.instances i
        LEFT JOIN ${schema}.executions e
          ON e.instance_id = i.instance_id AND e.execution_id = i.current_execution_id`,
@@ -83,14 +92,23 @@ export class SwarmDatabase {
   }
 
   /** The `limit` largest executions by events and by bytes, and the number of executions. */
-  async historySizes(schema: string, limit = 5): Promise<{ largest: ExecutionSize[]; executions: number }> {
+  async historySizes(
+    schema: string,
+    limit = 5,
+  ): Promise<{ largest: ExecutionSize[]; executions: number }> {
     const sizes = `SELECT instance_id, execution_id, count(*) AS events, sum(length(event_data)) AS bytes
                    FROM ${schema}.history GROUP BY instance_id, execution_id`;
-    const result = await this.pool.query<{ instance_id: string; execution_id: string; events: string; bytes: string }>(
-      `(${sizes} ORDER BY events DESC LIMIT $1) UNION (${sizes} ORDER BY bytes DESC LIMIT $1)`,
-      [limit],
+    const result = await this.pool.query<{
+      instance_id: string;
+      execution_id: string;
+      events: string;
+      bytes: string;
+    }>(`(${sizes} ORDER BY events DESC LIMIT $1) UNION (${sizes} ORDER BY bytes DESC LIMIT $1)`, [
+      limit,
+    ]);
+    const count = await this.pool.query<{ count: string }>(
+      `SELECT count(*) AS count FROM ${schema}.executions`,
     );
-    const count = await this.pool.query<{ count: string }>(`SELECT count(*) AS count FROM ${schema}.executions`);
     return {
       largest: result.rows.map((row) => ({
         schema,

@@ -84,7 +84,7 @@ function stats(): WorkerStats {
   return { metrics: runtime.metricsSnapshot(), leases: leases.snapshot(), turnsInFlight };
 }
 
-let ticker: NodeJS.Timeout | undefined;
+const ticker = setInterval(() => send({ type: 'stats', stats: stats() }), STATS_INTERVAL_MS);
 let draining = false;
 async function drain(): Promise<void> {
   if (draining) return;
@@ -115,5 +115,4 @@ process.on('message', (message: CoordinatorMessage) => {
 process.on('SIGTERM', () => void drain());
 
 await runtime.start();
-ticker = setInterval(() => send({ type: 'stats', stats: stats() }), STATS_INTERVAL_MS);
 send({ type: 'ready' });

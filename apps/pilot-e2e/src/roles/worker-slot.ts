@@ -68,7 +68,9 @@ export class WorkerSlot {
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
     this.child = child;
-    this.log.write(`--- life ${this.lives} (pid ${child.pid ?? '?'}) at ${new Date().toISOString()}\n`);
+    this.log.write(
+      `--- life ${this.lives} (pid ${child.pid ?? '?'}) at ${new Date().toISOString()}\n`,
+    );
     child.stdout?.pipe(this.log, { end: false });
     child.stderr?.pipe(this.log, { end: false });
     return new Promise<void>((resolve, reject) => {
@@ -125,7 +127,10 @@ export class WorkerSlot {
     const lives = this.current === null ? [] : [this.current];
     const metrics = sumMetrics([this.finishedMetrics, ...lives.map((life) => life.metrics)]);
     const leases = (queue: AuditQueue): LeaseFigures =>
-      mergeLeaseFigures([...this.finishedLeases[queue], ...lives.map((life) => life.leases[queue])]);
+      mergeLeaseFigures([
+        ...this.finishedLeases[queue],
+        ...lives.map((life) => life.leases[queue]),
+      ]);
     return { metrics, leases: { orchestrator: leases('orchestrator'), worker: leases('worker') } };
   }
 

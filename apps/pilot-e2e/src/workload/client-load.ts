@@ -73,7 +73,11 @@ export class ClientLoad {
     const next = async (): Promise<void> => {
       for (let sender = queue.shift(); sender !== undefined; sender = queue.shift()) {
         const { plan } = sender.root;
-        await sender.client.startOrchestration(plan.id, SESSION_ORCHESTRATION, initialSessionInput(plan, this.knobs));
+        await sender.client.startOrchestration(
+          plan.id,
+          SESSION_ORCHESTRATION,
+          initialSessionInput(plan, this.knobs),
+        );
       }
     };
     await Promise.all(Array.from({ length: START_CONCURRENCY }, next));
@@ -110,7 +114,12 @@ export class ClientLoad {
 
   /** Client messages enqueued per session key (see {@link sessionKey}), the `close` included. */
   sentPerSession(): Map<string, number> {
-    return new Map(this.senders.map((sender) => [sessionKey(sender.root.schema, sender.root.plan.id), sender.sent]));
+    return new Map(
+      this.senders.map((sender) => [
+        sessionKey(sender.root.schema, sender.root.plan.id),
+        sender.sent,
+      ]),
+    );
   }
 
   figures(): ClientFigures {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { EMPTY_LEDGER, finishedChildren, recordDelivery, type DeliveryLedger } from './delivery-ledger.js';
+import {
+  EMPTY_LEDGER,
+  finishedChildren,
+  recordDelivery,
+  type DeliveryLedger,
+} from './delivery-ledger.js';
 import type { SessionMessage } from './session-message.js';
 
 const prompt = (seq: number): SessionMessage => ({ from: 'client', seq, kind: 'prompt' });
@@ -23,7 +28,9 @@ describe('the delivery ledger', () => {
   });
 
   it('records a client message delivered twice, skipped or out of order', () => {
-    expect(deliver([prompt(0), prompt(0)]).anomalies).toEqual(['client message 0 arrived when 1 was due']);
+    expect(deliver([prompt(0), prompt(0)]).anomalies).toEqual([
+      'client message 0 arrived when 1 was due',
+    ]);
     expect(deliver([prompt(1)]).anomalyCount).toBe(1);
   });
 
@@ -36,7 +43,9 @@ describe('the delivery ledger', () => {
     expect(deliver([update(0, 'a'), update(0, 'a')]).anomalies).toEqual([
       'update 0 of child arrived twice (same nonce)',
     ]);
-    expect(deliver([update(1, 'b')]).anomalies).toEqual(['update 1 of child arrived when 0 was due']);
+    expect(deliver([update(1, 'b')]).anomalies).toEqual([
+      'update 1 of child arrived when 0 was due',
+    ]);
   });
 
   it('records anything new after the final update', () => {

@@ -64,7 +64,10 @@ function withAnomaly(ledger: DeliveryLedger, description: string): DeliveryLedge
 export function recordDelivery(ledger: DeliveryLedger, message: SessionMessage): DeliveryLedger {
   if (message.kind !== 'update') {
     if (message.seq === ledger.client) return { ...ledger, client: ledger.client + 1 };
-    return withAnomaly(ledger, `client message ${message.seq} arrived when ${ledger.client} was due`);
+    return withAnomaly(
+      ledger,
+      `client message ${message.seq} arrived when ${ledger.client} was due`,
+    );
   }
   const progress = ledger.children[message.from] ?? { next: 0, nonces: [], final: false };
   if (message.seq === progress.next && !progress.final) {
