@@ -92,7 +92,14 @@ export const PRESETS: Readonly<Record<PresetName, SwarmConfig>> = {
     loadDurationMs: 600_000,
     settleTimeoutMs: 300_000,
     runtime: { ...RUNTIME, maxSessionsPerRuntime: 150 },
-    workload: { ...WORKLOAD, messagesPerSession: [20, 40], manyChildren: 24 },
+    // Long-lived sessions sit idle between prompts for longer, as PilotSwarm's do.
+    workload: {
+      ...WORKLOAD,
+      messagesPerSession: [20, 40],
+      manyChildren: 24,
+      idleTimerMs: 15_000,
+      longTimerMs: 5_000,
+    },
     chaos: {
       ...LIGHT_CHAOS,
       killMidActivity: 8,
