@@ -45,7 +45,9 @@ export interface TurnOutput {
  * `run_single_execution_atomic`: new schedules become worker items, timers, child starts;
  * a terminal result closes open subscriptions (breadcrumbs before the terminal event), notifies
  * the parent, cancels children of a cancelled instance, and continue-as-new carries unread queue
- * messages (at most {@link MAX_CARRY_FORWARD_EVENTS}) and the custom status forward.
+ * messages (at most {@link MAX_CARRY_FORWARD_EVENTS}) and the custom status forward. Detached
+ * starts of the last turn are sent at every terminal result, continue-as-new included (where
+ * duroxide 0.1.32 drops them).
  * @internal
  */
 export async function executeTurn(input: TurnInput): Promise<TurnOutput> {
@@ -132,6 +134,10 @@ export async function executeTurn(input: TurnInput): Promise<TurnOutput> {
       await notifyParent({ details: result.details });
       break;
     case 'ContinueAsNew': {
+      // duroxide 0.1.32 honours detached starts only at Completed and Failed, so one issued in
+      // the turn that continues as new is recorded (OrchestrationChained) but never started.
+      // duro starts it: history says it was started, and nothing acknowledged may be lost.
+      orchestratorItems.push(...detachedStarts(engine.pendingActions));
       const all = [...input.persisted, ...delta];
       let carried = result.unconsumedQueueArrivals ?? unmatchedQueueMessages(all);
       closeSubscriptions();

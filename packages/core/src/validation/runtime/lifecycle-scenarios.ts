@@ -93,6 +93,30 @@ export function lifecycleScenarios(providers: RuntimeScenarioProviders): void {
     );
   });
 
+  it('a detached start in the turn that continues as new still starts the orchestration', async () => {
+    await withRuntime(
+      providers,
+      (rt) => {
+        // eslint-disable-next-line require-yield -- finishes in its first turn
+        rt.registerOrchestration('Independent', function* (_ctx, input: string) {
+          return `independent ${input}`;
+        });
+        rt.registerOrchestration('StartThenContinue', function* (ctx, round: number) {
+          if (round > 0) return 'continued';
+          yield ctx.startOrchestration('Independent', 'detached-can', 'y');
+          return yield* ctx.continueAsNew(1);
+        });
+      },
+      async ({ client }) => {
+        await client.startOrchestration('starter-can', 'StartThenContinue', 0);
+        expect(await client.waitForOrchestrationTyped('starter-can', 10_000)).toBe('continued');
+        expect(await client.waitForOrchestrationTyped('detached-can', 10_000)).toBe(
+          'independent y',
+        );
+      },
+    );
+  });
+
   it('new instances run the latest version and continueAsNewVersioned moves an instance to another', async () => {
     await withRuntime(
       providers,

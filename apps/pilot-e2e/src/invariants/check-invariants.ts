@@ -1,0 +1,87 @@
+import type { MetricsSnapshot } from '@duro/core';
+import type { FreezeWindow } from '../chaos/chaos-context.js';
+import type { AuditRecord } from '../observe/audit-log.js';
+import type { LeaseFigures } from '../observe/lease-stats.js';
+import type { InstanceRow } from '../roles/swarm-database.js';
+import type { InvariantLimits } from '../swarm-config.js';
+import { sessionKey } from '../workload/client-load.js';
+import type { SessionSummary } from '../workload/session-input.js';
+import type { SessionPlan } from '../workload/session-plan.js';
+import { checkAttemptsBounded } from './attempts-bounded.js';
+import { checkDeliveredOnceInOrder } from './delivered-once-in-order.js';
+import { checkHistoryBounded, type HistorySizes } from './history-bounded.js';
+import type { InstanceOutcome } from './instance-outcome.js';
+import type { InvariantResult } from './invariant-result.js';
+import { checkNoAckLoop } from './no-ack-loop.js';
+import { checkNoExpiredLease } from './no-expired-lease.js';
+import { checkQueuesDrained, type QueueLeftovers } from './queues-drained.js';
+import { checkSessionsComplete } from './sessions-complete.js';
+
+/** Everything the end-of-run checks look at. */
+export interface RunEvidence {
+  /** Every planned instance per schema (roots and descendants). */
+  readonly plans: ReadonlyMap<string, readonly SessionPlan[]>;
+  /** Every instance the store holds per schema. */
+  readonly instances: ReadonlyMap<string, readonly InstanceRow[]>;
+  readonly clientSent: ReadonlyMap<string, number>;
+  readonly failedSends: readonly string[];
+  readonly audit: readonly AuditRecord[];
+  readonly freezes: readonly FreezeWindow[];
+  readonly leases: Readonly<Record<'orchestrator' | 'worker', LeaseFigures>>;
+  readonly metrics: MetricsSnapshot | null;
+  readonly queues: readonly QueueLeftovers[];
+  readonly history: HistorySizes;
+}
+
+function parseSummary(output: string | null): SessionSummary | null {
+  if (output === null) return null;
+  try {
+    return JSON.parse(output) as SessionSummary;
+  } catch {
+    return null;
+  }
+}
+
+/** Matches plans with what the store holds. */
+export function instanceOutcomes(evidence: RunEvidence): {
+  outcomes: InstanceOutcome[];
+  unplanned: string[];
+} {
+  const outcomes: InstanceOutcome[] = [];
+  const unplanned: string[] = [];
+  for (const [schema, plans] of evidence.plans) {
+    const rows = new Map((evidence.instances.get(schema) ?? []).map((row) => [row.instance, row]));
+    for (const plan of plans) {
+      const row = rows.get(plan.id);
+      rows.delete(plan.id);
+      const status = row?.status ?? 'Missing';
+      outcomes.push({
+        schema,
+        plan,
+        status,
+        summary: status === 'Completed' ? parseSummary(row?.output ?? null) : null,
+        error: status === 'Failed' ? (row?.output ?? null) : null,
+      });
+    }
+    for (const id of rows.keys()) unplanned.push(sessionKey(schema, id));
+  }
+  return { outcomes, unplanned };
+}
+
+/** Runs every invariant, in the order the report lists them. */
+export function checkInvariants(evidence: RunEvidence, limits: InvariantLimits): InvariantResult[] {
+  const { outcomes, unplanned } = instanceOutcomes(evidence);
+  return [
+    checkSessionsComplete(outcomes, unplanned),
+    checkDeliveredOnceInOrder(outcomes, evidence.clientSent, evidence.failedSends),
+    checkNoExpiredLease(evidence.audit, evidence.freezes, evidence.leases),
+    checkNoAckLoop(evidence.audit, limits.maxLockTokenAckFailuresPerMessage),
+    checkAttemptsBounded(evidence.audit, evidence.metrics, limits.maxAttemptCount),
+    checkQueuesDrained(evidence.queues),
+    checkHistoryBounded(
+      evidence.history,
+      limits.maxEventsPerExecution,
+      limits.maxBytesPerExecution,
+    ),
+  ];
+}

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { checkDeliveredOnceInOrder } from './delivered-once-in-order.js';
+import { CHILD_PLAN, ROOT_LEDGER, healthyOutcomes } from './outcomes.test-support.js';
+
+const SENT = new Map([['s/session-0000', 4]]);
+
+describe('delivered-once-in-order', () => {
+  it('passes when every message was delivered once and in order', () => {
+    const result = checkDeliveredOnceInOrder(healthyOutcomes(), SENT, []);
+    expect(result.passed).toBe(true);
+    expect(result.figures).toMatchObject({ clientMessages: 4, childUpdates: 3 });
+  });
+
+  it('fails when a session recorded a duplicate or out-of-order delivery', () => {
+    const ledger = {
+      ...ROOT_LEDGER,
+      anomalyCount: 1,
+      anomalies: ['client message 2 arrived when 3 was due'],
+    };
+    const result = checkDeliveredOnceInOrder(healthyOutcomes(ledger), SENT, []);
+    expect(result.violations).toEqual(['s/session-0000: client message 2 arrived when 3 was due']);
+  });
+
+  it('fails when a client message was lost', () => {
+    const result = checkDeliveredOnceInOrder(
+      healthyOutcomes(),
+      new Map([['s/session-0000', 5]]),
+      [],
+    );
+    expect(result.violations).toEqual(['s/session-0000 was delivered 4 of 5 client messages']);
+  });
+
+  it("fails when a child's final update never arrived", () => {
+    const ledger = {
+      ...ROOT_LEDGER,
+      children: { [CHILD_PLAN.id]: { next: 2, nonces: ['a', 'b'], final: false } },
+    };
+    const result = checkDeliveredOnceInOrder(healthyOutcomes(ledger), SENT, []);
+    expect(result.violations).toEqual([
+      's/session-0000 was delivered 2 of 3 updates of session-0000.c0',
+    ]);
+  });
+
+  it('fails when a client could not enqueue a message', () => {
+    expect(
+      checkDeliveredOnceInOrder(healthyOutcomes(), SENT, ['s/session-0000 #2: boom']).passed,
+    ).toBe(false);
+  });
+});

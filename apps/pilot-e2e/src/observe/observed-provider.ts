@@ -1,0 +1,189 @@
+import { createHash } from 'node:crypto';
+import type { Provider, WorkItem } from '@duro/core';
+import type { AuditLog, AuditQueue, AuditRecord } from './audit-log.js';
+import type { LeaseStats } from './lease-stats.js';
+
+/** Error texts of a failed acknowledgement whose lock token is no longer valid. */
+const LOCK_TOKEN_FAILURES = [
+  'Invalid lock token',
+  'Worker queue item not found or already processed',
+];
+
+/** What the observing wrapper needs from its worker. */
+export interface ObserverOptions {
+  readonly schema: string;
+  readonly worker: string;
+  readonly audit: AuditLog;
+  readonly stats: LeaseStats;
+  /** Called with every acknowledgement as it is sent, so chaos can kill the process mid-ack. */
+  readonly onAckSent: (queue: AuditQueue) => void;
+}
+
+interface HeldLock {
+  readonly queue: AuditQueue;
+  readonly instance: string;
+  readonly messageKeys: readonly string[];
+}
+
+function workItemKey(item: WorkItem): string {
+  if (item.type === 'ActivityExecute') {
+    return `${item.instance}/${item.executionId}/activity-${item.id}`;
+  }
+  return createHash('sha1').update(JSON.stringify(item)).digest('hex').slice(0, 16);
+}
+
+function isLockTokenFailure(error: unknown): boolean {
+  const text = error instanceof Error ? error.message : String(error);
+  return LOCK_TOKEN_FAILURES.some((failure) => text.includes(failure));
+}
+
+/**
+ * Wraps a worker's provider to watch what the invariants need, without changing what it does:
+ * the remaining lease of every fetched item (read from the lock row right after the fetch and
+ * before the runtime sees the item), acknowledgements that fail on an invalid lock token, and
+ * redeliveries. Anomalies are written to the audit log before the call returns.
+ */
+export function observeProvider(inner: Provider, options: ObserverOptions): Provider {
+  const held = new Map<string, HeldLock>();
+  const { audit, schema, worker, stats } = options;
+
+  const record = (entry: Omit<AuditRecord, 'schema' | 'worker'>): Promise<void> =>
+    audit.record({ ...entry, schema, worker });
+
+  async function observeFetch(
+    queue: AuditQueue,
+    lockToken: string,
+    instance: string,
+    messageKeys: readonly string[],
+    attemptCount: number,
+    lockTimeoutMs: number,
+    startedAtMs: number,
+  ): Promise<void> {
+    const handedOutAtMs = Date.now();
+    held.set(lockToken, { queue, instance, messageKeys });
+    let lockedUntil: number | null;
+    try {
+      lockedUntil = await audit.lockedUntil(schema, queue, lockToken);
+    } catch {
+      // The audit connection failing must not fail the fetch: this one goes unobserved.
+      return;
+    }
+    const remainingMs = lockedUntil === null ? null : lockedUntil - handedOutAtMs;
+    stats.record(queue, remainingMs, lockTimeoutMs, handedOutAtMs - startedAtMs);
+    const messageKey = messageKeys.join(',');
+    const endedAtMs = Date.now();
+    if (remainingMs === null || remainingMs <= 0) {
+      await record({
+        kind: 'expired-lease',
+        queue,
+        instance,
+        messageKey,
+        value: remainingMs,
+        startedAtMs,
+        endedAtMs,
+        detail: `lock timeout ${lockTimeoutMs} ms, fetch took ${handedOutAtMs - startedAtMs} ms`,
+      });
+    }
+    if (attemptCount > 1) {
+      await record({
+        kind: 'redelivery',
+        queue,
+        instance,
+        messageKey,
+        value: attemptCount,
+        startedAtMs,
+        endedAtMs,
+        detail: '',
+      });
+    }
+  }
+
+  async function observeAck(lockToken: string, ack: Promise<void>): Promise<void> {
+    const lock = held.get(lockToken);
+    held.delete(lockToken);
+    if (lock !== undefined) options.onAckSent(lock.queue);
+    const startedAtMs = Date.now();
+    try {
+      await ack;
+    } catch (error) {
+      if (lock !== undefined && isLockTokenFailure(error)) {
+        for (const messageKey of lock.messageKeys) {
+          await record({
+            kind: 'lock-token-ack-failure',
+            queue: lock.queue,
+            instance: lock.instance,
+            messageKey,
+            value: null,
+            startedAtMs,
+            endedAtMs: Date.now(),
+            detail: error instanceof Error ? error.message : String(error),
+          });
+        }
+      }
+      throw error;
+    }
+  }
+
+  const overrides: Partial<Provider> = {
+    async fetchOrchestrationItem(lockTimeoutMs, pollTimeoutMs, filter) {
+      const startedAtMs = Date.now();
+      const fetched = await inner.fetchOrchestrationItem(lockTimeoutMs, pollTimeoutMs, filter);
+      if (fetched !== null) {
+        const { item, lockToken, attemptCount } = fetched;
+        const keys = item.messages.map(workItemKey);
+        await observeFetch(
+          'orchestrator',
+          lockToken,
+          item.instance,
+          keys,
+          attemptCount,
+          lockTimeoutMs,
+          startedAtMs,
+        );
+      }
+      return fetched;
+    },
+    async fetchWorkItem(lockTimeoutMs, pollTimeoutMs, session, tagFilter) {
+      const startedAtMs = Date.now();
+      const fetched = await inner.fetchWorkItem(lockTimeoutMs, pollTimeoutMs, session, tagFilter);
+      if (fetched !== null && fetched.item.type === 'ActivityExecute') {
+        const { item, lockToken, attemptCount } = fetched;
+        await observeFetch(
+          'worker',
+          lockToken,
+          item.instance,
+          [workItemKey(item)],
+          attemptCount,
+          lockTimeoutMs,
+          startedAtMs,
+        );
+      }
+      return fetched;
+    },
+    ackOrchestrationItem(lockToken, ...rest) {
+      return observeAck(lockToken, inner.ackOrchestrationItem(lockToken, ...rest));
+    },
+    ackWorkItem(lockToken, completion) {
+      return observeAck(lockToken, inner.ackWorkItem(lockToken, completion));
+    },
+    abandonOrchestrationItem(lockToken, delayMs, ignoreAttempt) {
+      held.delete(lockToken);
+      return inner.abandonOrchestrationItem(lockToken, delayMs, ignoreAttempt);
+    },
+    abandonWorkItem(lockToken, delayMs, ignoreAttempt) {
+      held.delete(lockToken);
+      return inner.abandonWorkItem(lockToken, delayMs, ignoreAttempt);
+    },
+  };
+
+  return new Proxy(inner, {
+    get(target, property, receiver) {
+      const override = overrides[property as keyof Provider];
+      if (override !== undefined) return override;
+      const value: unknown = Reflect.get(target, property, receiver);
+      return typeof value === 'function'
+        ? (value as (...args: unknown[]) => unknown).bind(target)
+        : value;
+    },
+  });
+}

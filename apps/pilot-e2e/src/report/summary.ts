@@ -1,0 +1,36 @@
+import type { RunReport } from './run-report.js';
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** The final report as text for a terminal or a log. */
+export function formatSummary(report: RunReport): string {
+  const lines: string[] = [];
+  const { sessions, throughput, fleet, clients, leases } = report;
+  lines.push(
+    `pilot-e2e ${report.preset}: ${report.passed ? 'PASSED' : 'FAILED'} in ${seconds(report.durationMs)}`,
+    `database    PostgreSQL ${report.database.serverVersion} (${report.database.route}), schemas ${report.schemas.join(', ')}`,
+    `workload    ${sessions.roots} root sessions, ${sessions.instances} instances, ${sessions.completed} completed in ${seconds(report.workloadMs)}`,
+    `clients     ${clients.messagesSent} messages in ${clients.bursts} bursts (${clients.continueAsNewBursts} timed to continue-as-new)`,
+    `throughput  ${throughput.orchestrationTurnsPerSecond.toFixed(1)} turns/s, ${throughput.activitiesPerSecond.toFixed(1)} activities/s, ${throughput.messagesPerSecond.toFixed(1)} messages/s, ${throughput.instancesCompletedPerSecond.toFixed(2)} instances/s`,
+    `fleet       ${fleet.workers} workers, ${fleet.restarts} restarts, ${fleet.unexpectedExits} unexpected exits, ${fleet.metrics?.orchContinueAsNew ?? 0} continue-as-new`,
+    `leases      ${leases.orchestrator.fetches} orchestration / ${leases.worker.fetches} activity fetches, least left ${leases.orchestrator.minRemainingMs ?? '-'} / ${leases.worker.minRemainingMs ?? '-'} ms, longest wait for work ${leases.orchestrator.fetchMsMax} / ${leases.worker.fetchMsMax} ms`,
+  );
+  const injected = Object.entries(report.faults.injected)
+    .map(([kind, count]) => `${kind} ${count}`)
+    .join(', ');
+  lines.push(`faults      ${injected === '' ? 'none' : injected}`);
+  lines.push('invariants');
+  for (const result of report.invariants) {
+    lines.push(`  ${result.passed ? 'pass' : 'FAIL'}  ${result.name}: ${result.summary}`);
+    for (const violation of result.violations) lines.push(`          - ${violation}`);
+    if (result.violationCount > result.violations.length) {
+      lines.push(`          - … ${result.violationCount - result.violations.length} more`);
+    }
+  }
+  lines.push(
+    `logs        ${report.logDir}${report.keptSchemas ? ' (schemas kept for inspection)' : ''}`,
+  );
+  return lines.join('\n');
+}

@@ -1,0 +1,118 @@
+#!/usr/bin/env node
+/**
+ * One worker of the swarm: a duro `Runtime` on a `PostgresProvider` (wrapped to observe leases
+ * and acknowledgements), running the session workload until the coordinator says `drain` or
+ * the process is killed. Started by the coordinator with its launch settings in the
+ * environment; reports to it over the IPC channel.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Runtime } from '@duro/core';
+import { PostgresProvider } from '@duro/provider-postgres';
+import { AuditLog } from '../observe/audit-log.js';
+import { LeaseStats } from '../observe/lease-stats.js';
+import { observeProvider } from '../observe/observed-provider.js';
+import { registerSessionWorkload } from '../workload/activities.js';
+import {
+  WORKER_LAUNCH_ENV,
+  workerApplicationName,
+  type CoordinatorMessage,
+  type WorkerLaunch,
+  type WorkerMessage,
+  type WorkerStats,
+} from './ipc-messages.js';
+
+const STATS_INTERVAL_MS = 250;
+
+function send(message: WorkerMessage): void {
+  process.send?.(message);
+}
+
+const launchText = process.env[WORKER_LAUNCH_ENV];
+if (launchText === undefined || process.send === undefined) {
+  console.error(`worker-process: start it from the coordinator (${WORKER_LAUNCH_ENV} and IPC)`);
+  process.exit(2);
+}
+const launch = JSON.parse(launchText) as WorkerLaunch;
+const { runtime: options } = launch;
+// An orphaned worker (its coordinator died) must not keep running.
+process.on('disconnect', () => process.exit(1));
+
+const audit = AuditLog.open(launch.databaseUrl, launch.auditSchema, `pilot-audit-${launch.nodeId}`);
+const leases = new LeaseStats();
+let ackKillArmed = false;
+let turnsInFlight = 0;
+
+const provider = await PostgresProvider.connectWithSchema(launch.databaseUrl, launch.schema, {
+  poolSize: options.poolSize,
+  applicationName: workerApplicationName(launch.nodeId),
+});
+const observed = observeProvider(provider, {
+  schema: provider.schema,
+  worker: launch.nodeId,
+  audit,
+  stats: leases,
+  onAckSent: (queue) => {
+    if (!ackKillArmed) return;
+    send({ type: 'dying-mid-ack', queue });
+    // Let the acknowledgement reach the socket, then die before (or while) it commits.
+    setTimeout(() => process.kill(process.pid, 'SIGKILL'), Math.floor(Math.random() * 3));
+  },
+});
+const runtime = new Runtime(observed, {
+  orchestrationConcurrency: options.orchestrationConcurrency,
+  workerConcurrency: options.workerConcurrency,
+  dispatcherPollIntervalMs: options.dispatcherPollIntervalMs,
+  orchestratorLockTimeoutMs: options.orchestratorLockTimeoutMs,
+  workerLockTimeoutMs: options.workerLockTimeoutMs,
+  sessionLockTimeoutMs: options.sessionLockTimeoutMs,
+  sessionIdleTimeoutMs: options.sessionIdleTimeoutMs,
+  maxSessionsPerRuntime: options.maxSessionsPerRuntime,
+  workerNodeId: launch.nodeId,
+  logLevel: 'warn',
+});
+registerSessionWorkload(runtime, {
+  onTurnStart: () => {
+    turnsInFlight += 1;
+  },
+  onTurnEnd: () => {
+    turnsInFlight -= 1;
+  },
+  onContinueAsNewSoon: (session) => send({ type: 'continue-as-new-soon', session }),
+});
+
+function stats(): WorkerStats {
+  return { metrics: runtime.metricsSnapshot(), leases: leases.snapshot(), turnsInFlight };
+}
+
+const ticker = setInterval(() => send({ type: 'stats', stats: stats() }), STATS_INTERVAL_MS);
+let draining = false;
+async function drain(): Promise<void> {
+  if (draining) return;
+  draining = true;
+  clearInterval(ticker);
+  await runtime.shutdown(options.shutdownTimeoutMs);
+  await provider.close();
+  await audit.close();
+  send({ type: 'drained', stats: stats() });
+  // Give the IPC channel a moment to flush the last message.
+  await sleep(20);
+  process.exit(0);
+}
+
+process.on('message', (message: CoordinatorMessage) => {
+  switch (message.type) {
+    case 'drain':
+      void drain();
+      break;
+    case 'arm-ack-kill':
+      ackKillArmed = true;
+      break;
+    case 'disarm-ack-kill':
+      ackKillArmed = false;
+      break;
+  }
+});
+process.on('SIGTERM', () => void drain());
+
+await runtime.start();
+send({ type: 'ready' });
