@@ -4,6 +4,7 @@ import type { WorkItem, WorkItemOf } from '../../model/work-item.js';
 import { encodeWorkItem } from '../../model/work-item-codec.js';
 import type { Provider } from '../../provider/provider.js';
 import { ActivityContext } from '../activity-context.js';
+import { errorText } from '../error-text.js';
 import type { Logger } from '../logger.js';
 import type { ActivityRegistry } from '../registry.js';
 import { parsePayload } from '../replay/task-node.js';
@@ -190,11 +191,7 @@ async function invokeUserActivity(
       };
     return { ok: true, result: text };
   } catch (error) {
-    // duroxide-node's wording, so orchestrations that inspect failure texts behave the same.
-    return {
-      ok: false,
-      error: `Activity '${item.name}' JS execution failed: GenericFailure, ${String(error)}`,
-    };
+    return { ok: false, error: errorText(error) };
   }
 }
 

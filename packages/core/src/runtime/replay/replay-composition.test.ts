@@ -140,7 +140,7 @@ describe('replay of races, joins, retries and syscalls', () => {
     const t3 = turn(retrying, t2.history, [timerFired(4)]);
     expect(kinds(t3.engine.historyDelta)).toEqual(['5:TimerFired<4', '6:ActivityScheduled']);
     const t4 = turn(retrying, t3.history, [{ ...fail, id: 6 }]);
-    expect(t4.result).toMatchObject({ type: 'Failed', details: { message: 'Error: x' } });
+    expect(t4.result).toMatchObject({ type: 'Failed', details: { message: 'x' } });
   });
 
   it('ends a retried attempt with the timeout error when its deadline fires first', () => {

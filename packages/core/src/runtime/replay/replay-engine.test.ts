@@ -89,7 +89,7 @@ describe('replay engine', () => {
       details: {
         type: 'Application',
         kind: { type: 'OrchestrationFailed' },
-        message: 'Error: boom',
+        message: 'boom',
         retryable: false,
       },
     });

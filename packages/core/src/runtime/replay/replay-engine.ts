@@ -4,6 +4,7 @@ import { compareSemver, parseSemver } from '../../model/semver.js';
 import type { WorkItem } from '../../model/work-item.js';
 import type { KvEntry } from '../../provider/orchestration-item.js';
 import type { Logger } from '../logger.js';
+import { errorText } from '../error-text.js';
 import { newEvent } from '../runtime-version.js';
 import { actionToEventKind, bindActionToEvent, type Action } from './action.js';
 import { intakeCompletions, nondeterminism } from './completion-intake.js';
@@ -159,7 +160,7 @@ export class ReplayEngine {
     this.root = new GeneratorNode(
       invoke(handler, ctx, input),
       (task) => builder.build(task),
-      String,
+      errorText,
     );
 
     let output: Outcome | undefined;

@@ -29,7 +29,7 @@ export function lifecycleScenarios(providers: RuntimeScenarioProviders): void {
         expect(await client.waitForOrchestrationTyped('parent', 10_000)).toEqual({
           auto: { child: 'parent::sub::2', n: 1 },
           explicit: { child: 'explicit-child', n: 2 },
-          failed: 'Error: negative -3',
+          failed: 'negative -3',
         });
         const tree = await client.getInstanceTree('parent');
         expect([...tree.allIds].sort()).toEqual([
