@@ -1,4 +1,4 @@
-import type { OrchestrationContext, ScheduledTask } from '@duro/core';
+import type { OrchestrationContext, RetryPolicy, ScheduledTask } from '@duro/core';
 import { finishedChildren, recordDelivery } from './delivery-ledger.js';
 import { KvFifo } from './kv-fifo.js';
 import { SeededRandom } from './seeded-random.js';
@@ -16,6 +16,13 @@ import { NOTIFY_PARENT, SPAWN_CHILD, TURN, type TurnInput } from './activity-nam
 const DRAIN_TIMER_MS = 10;
 /** Most FIFO entries one turn handles. */
 const TURN_BATCH = 8;
+/**
+ * The retry of the activities that call the client (spawning a child, notifying the parent).
+ * Chaos terminates connections, and a call caught by that fails with a retryable error; a
+ * production session retries it rather than fail. A re-sent update is told apart by its nonce,
+ * and starting an existing child is ignored, so a retry after a call that did land is harmless.
+ */
+const CLIENT_CALL_RETRY: RetryPolicy = { maxAttempts: 5, backoff: 'exponential' };
 
 type Step = Generator<ScheduledTask, SessionInput, unknown>;
 
@@ -144,7 +151,7 @@ function* spawnNextChild(ctx: OrchestrationContext, state: SessionInput): Step {
   if (state.spawned % 2 === 0) {
     yield* ctx.startOrchestration(SESSION_ORCHESTRATION, child.id, input);
   } else {
-    yield* ctx.scheduleActivity(SPAWN_CHILD, { id: child.id, input });
+    yield* ctx.scheduleActivityWithRetry(SPAWN_CHILD, { id: child.id, input }, CLIENT_CALL_RETRY);
   }
   return { ...state, spawned: state.spawned + 1 };
 }
@@ -160,12 +167,11 @@ function* notifyParent(
   state: SessionInput,
   final: boolean,
 ): Generator<ScheduledTask, void, unknown> {
-  yield* ctx.scheduleActivity(NOTIFY_PARENT, {
-    parent: state.plan.parent,
-    from: state.plan.id,
-    seq: state.updatesSent,
-    final,
-  });
+  yield* ctx.scheduleActivityWithRetry(
+    NOTIFY_PARENT,
+    { parent: state.plan.parent, from: state.plan.id, seq: state.updatesSent, final },
+    CLIENT_CALL_RETRY,
+  );
 }
 
 function publishStatus(ctx: OrchestrationContext, state: SessionInput, fifo: KvFifo): void {
