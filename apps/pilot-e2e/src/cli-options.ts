@@ -34,8 +34,8 @@ command line, 3 when the run itself could not be carried out.
   --sessions N               root sessions on the main schema
   --second-schema-workers N  worker processes on the second schema (0 turns it off)
   --second-schema-sessions N root sessions on the second schema
-  --duration SECONDS         how long clients send messages
-  --settle-timeout SECONDS   longest wait for the swarm to finish after the load
+  --duration TIME            how long clients send messages (90, 90s, 10m, 1h)
+  --settle-timeout TIME      longest wait for the swarm to finish after the load
   --seed N                   seed of every random choice
   --no-chaos                 inject no faults
   --kills N                  SIGKILLs of a worker mid-activity
@@ -60,15 +60,24 @@ function count(flag: string, text: string | undefined, min = 0): number | undefi
   return value;
 }
 
-function secondsToMs(flag: string, text: string | undefined): number | undefined {
+const DURATION_UNITS_MS: Readonly<Record<string, number>> = {
+  '': 1_000,
+  s: 1_000,
+  m: 60_000,
+  h: 3_600_000,
+};
+
+/** A duration flag: seconds as a bare number, or a number with `s`, `m` or `h` (`90s`, `10m`). */
+function durationMs(flag: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
-  const value = Number(text);
-  if (!Number.isFinite(value) || value <= 0) {
+  const match = /^(\d+(?:\.\d+)?)([smh]?)$/.exec(text.trim());
+  const value = match === null ? Number.NaN : Number(match[1]);
+  if (match === null || value <= 0) {
     throw new UsageError(
-      `--${flag} must be a positive number of seconds, got ${JSON.stringify(text)}`,
+      `--${flag} must be a positive duration such as 90, 90s, 10m or 1h, got ${JSON.stringify(text)}`,
     );
   }
-  return Math.round(value * 1000);
+  return Math.round(value * DURATION_UNITS_MS[match[2]!]!);
 }
 
 /** Drops the fields a flag did not set, so they do not override the preset. */
@@ -147,8 +156,8 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
       sessions: count('sessions', values.sessions, 1),
       secondSchemaWorkers: count('second-schema-workers', values['second-schema-workers']),
       secondSchemaSessions: count('second-schema-sessions', values['second-schema-sessions']),
-      loadDurationMs: secondsToMs('duration', values.duration),
-      settleTimeoutMs: secondsToMs('settle-timeout', values['settle-timeout']),
+      loadDurationMs: durationMs('duration', values.duration),
+      settleTimeoutMs: durationMs('settle-timeout', values['settle-timeout']),
       seed: count('seed', values.seed),
     }),
     chaos: values['no-chaos'] === true ? { ...chaos, enabled: false } : chaos,
