@@ -2,7 +2,7 @@ import { duroToRustRatio, slotsText, type BenchReport, type CellResult } from '.
 
 const ROW_HEIGHT = 18;
 const GROUP_GAP = 10;
-const LABEL_WIDTH = 170;
+const LABEL_WIDTH = 40;
 const BAR_WIDTH = 520;
 const COLOURS: Readonly<Record<CellResult['runtime'], string>> = {
   duro: '#2b6cb0',
@@ -34,7 +34,10 @@ export function renderChart(report: BenchReport): string {
     const duro = cells.find((c) => c.runtime === 'duro');
     const ratio = duro === undefined ? null : duroToRustRatio(report.cells, duro);
     const title = ratio === null ? label : `${label} (duro/Rust ${ratio.toFixed(1)}×)`;
-    parts.push(`<text x="8" y="${y + ROW_HEIGHT - 5}" font-size="12">${escape(title)}</text>`);
+    parts.push(
+      `<text x="8" y="${y + ROW_HEIGHT - 5}" font-size="12" font-weight="bold">${escape(title)}</text>`,
+    );
+    y += ROW_HEIGHT;
     for (const cell of cells) {
       const value = cell.figures.orchestrationsPerSecond;
       const max = maxByWorkload.get(cell.workload) ?? value;
@@ -42,7 +45,7 @@ export function renderChart(report: BenchReport): string {
       parts.push(
         `<rect x="${LABEL_WIDTH + 60}" y="${y + 2}" width="${width.toFixed(1)}" height="${ROW_HEIGHT - 4}" fill="${COLOURS[cell.runtime]}"/>`,
         `<text x="${LABEL_WIDTH + 55}" y="${y + ROW_HEIGHT - 5}" font-size="11" text-anchor="end">${cell.runtime}</text>`,
-        `<text x="${LABEL_WIDTH + 64 + width}" y="${y + ROW_HEIGHT - 5}" font-size="11">${value.toFixed(1)}/s, p50 ${cell.figures.p50Ms.toFixed(0)} ms</text>`,
+        `<text x="${(LABEL_WIDTH + 64 + width).toFixed(1)}" y="${y + ROW_HEIGHT - 5}" font-size="11">${value.toFixed(1)}/s, p50 ${cell.figures.p50Ms.toFixed(0)} ms</text>`,
       );
       y += ROW_HEIGHT;
     }
