@@ -143,6 +143,15 @@ export declare function roundTripWorkItem(json: string): SerdeRoundTrip
 export declare function runProviderValidation(id: string, factory: WireProviderFactory): Promise<void>
 
 /**
+ * Runs a bench workload on the Rust runtime over duroxide-pg on `schema` (migrated by
+ * duroxide-pg when needed), with duroxide's default polling and the given concurrency.
+ *
+ * @throws when the workload is unknown, the database cannot be reached, or an instance fails
+ * or does not finish in time.
+ */
+export declare function runRustBenchmark(databaseUrl: string, schema: string, options: RustBenchmarkOptions): Promise<RustBenchmarkResult>
+
+/**
  * Runs catalogue scenarios on the Rust runtime with duroxide-pg's `PostgresProvider` on
  * `schema` (created and migrated by duroxide-pg when needed).
  *
@@ -156,6 +165,38 @@ export declare function runRustScenariosOnPostgres(databaseUrl: string, schema: 
  * @throws when a scenario fails to start or finish in time.
  */
 export declare function runRustScenariosOnProvider(provider: WireProvider, options: RustScenarioOptions): Promise<Array<ScenarioOutcome>>
+
+/** What one benchmark run does. */
+export interface RustBenchmarkOptions {
+  /**
+   * A workload name of the bench: hello, fan-out-5, sequential-5, timer-heavy,
+   * continue-as-new or queue-burst.
+   */
+  workload: string
+  orchestrationConcurrency: number
+  workerConcurrency: number
+  /** Instances started in all. */
+  instances: number
+  /** Instances running at once. */
+  inFlight: number
+  /** Put before each instance's number to form its id. */
+  instancePrefix: string
+  /** How long one instance may take before the run fails, ms. */
+  instanceTimeoutMs: number
+}
+
+export interface RustBenchmarkResult {
+  /** Every instance, in start order. */
+  timings: Array<RustInstanceTiming>
+  /** Activities acknowledged during the run. */
+  activityAcks: number
+}
+
+/** One instance: when it was started and when its final turn committed, ms since the run began. */
+export interface RustInstanceTiming {
+  startedMs: number
+  finishedMs: number
+}
 
 /** One validation of duroxide's provider suite. */
 export interface RustProviderValidation {

@@ -773,7 +773,7 @@ if (
   }
 }
 
-const { duroxideVersion, listProviderValidations, migrateWithDuroxidePg, PollingRequirement, roundTripErrorDetails, roundTripEvent, roundTripWorkItem, runProviderValidation, runRustScenariosOnPostgres, runRustScenariosOnProvider } = nativeBinding
+const { duroxideVersion, listProviderValidations, migrateWithDuroxidePg, PollingRequirement, roundTripErrorDetails, roundTripEvent, roundTripWorkItem, runProviderValidation, runRustBenchmark, runRustScenariosOnPostgres, runRustScenariosOnProvider } = nativeBinding
 export { duroxideVersion }
 export { listProviderValidations }
 export { migrateWithDuroxidePg }
@@ -782,6 +782,7 @@ export { roundTripErrorDetails }
 export { roundTripEvent }
 export { roundTripWorkItem }
 export { runProviderValidation }
+export { runRustBenchmark }
 export { runRustScenariosOnPostgres }
 export { runRustScenariosOnProvider }
 export const __napiBindingTarget = __napiLoadedBindingTarget

@@ -14,7 +14,8 @@ export interface Measurement {
   readonly p99Ms: number;
 }
 
-function percentile(sorted: readonly number[], q: number): number {
+/** The `q` quantile (0..1) of ascending `sorted`, nearest rank; NaN when empty. */
+export function percentile(sorted: readonly number[], q: number): number {
   return sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
 }
 

@@ -1,6 +1,7 @@
 //! The Rust duroxide runtime inside Node: the scenario catalogue run on a duroxide-pg
-//! `PostgresProvider`, or on a JavaScript provider through the bridge.
+//! `PostgresProvider`, or on a JavaScript provider through the bridge; and the bench's workloads.
 
+mod benchmark;
 mod catalogue;
 mod harness;
 mod outcome;

@@ -1,0 +1,68 @@
+import type { Provider } from '@duro/core';
+import type { PostgresProvider } from '@duro/provider-postgres';
+
+/**
+ * Watches a provider's acknowledgements, so the bench learns when an instance finished the
+ * moment its last turn commits, without asking the database. Every call is passed through
+ * unchanged.
+ */
+export class CompletionTracker {
+  private readonly waiters = new Map<string, (failure: string | null) => void>();
+  /** Activities acknowledged through the provider. */
+  activityAcks = 0;
+  /** The provider to hand to the runtime and client. */
+  readonly provider: Provider;
+
+  constructor(inner: PostgresProvider) {
+    const finish = (instance: string, failure: string | null): void =>
+      this.finish(instance, failure);
+    const countActivityAck = (): void => {
+      this.activityAcks++;
+    };
+    // Methods are bound to the provider itself: it keeps its state in private fields, which a
+    // proxy standing in for `this` cannot reach.
+    this.provider = new Proxy(inner, {
+      get(target, property) {
+        const value: unknown = Reflect.get(target, property, target);
+        if (typeof value !== 'function') return value;
+        if (property === 'ackOrchestrationItem') {
+          return async (...args: Parameters<PostgresProvider['ackOrchestrationItem']>) => {
+            await target.ackOrchestrationItem(...args);
+            const [, , historyDelta, , , metadata] = args;
+            const instance = historyDelta[0]?.instanceId;
+            if (instance === undefined) return;
+            if (metadata.status === 'Completed') finish(instance, null);
+            if (metadata.status === 'Failed') finish(instance, metadata.output ?? 'failed');
+          };
+        }
+        if (property === 'ackWorkItem') {
+          return async (...args: Parameters<PostgresProvider['ackWorkItem']>) => {
+            await target.ackWorkItem(...args);
+            countActivityAck();
+          };
+        }
+        return (value as (...a: unknown[]) => unknown).bind(target);
+      },
+    });
+  }
+
+  /**
+   * Resolves when `instance` completes, rejects when it fails. Call it before starting the
+   * instance, so a completion is never missed.
+   */
+  completion(instance: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.waiters.set(instance, (failure) => {
+        if (failure === null) resolve();
+        else reject(new Error(`instance ${instance} failed: ${failure}`));
+      });
+    });
+  }
+
+  private finish(instance: string, failure: string | null): void {
+    const waiter = this.waiters.get(instance);
+    if (waiter === undefined) return;
+    this.waiters.delete(instance);
+    waiter(failure);
+  }
+}

@@ -1,0 +1,103 @@
+import { Client, Runtime } from '@duro/core';
+import { PostgresProvider } from '@duro/provider-postgres';
+import type { CellPlan } from './cell-plan.js';
+import { CompletionTracker } from './completion-tracker.js';
+import type { BenchDatabase } from './database.js';
+import { keepInFlight } from './keep-in-flight.js';
+import type { CellSamples, InstanceTiming } from './samples.js';
+
+/** A duro runtime serving one workload on a fresh schema, with a client to start instances. */
+export class DuroBenchRuntime {
+  private constructor(
+    private readonly provider: PostgresProvider,
+    private readonly tracker: CompletionTracker,
+    private readonly runtime: Runtime,
+    private readonly client: Client,
+    private readonly plan: CellPlan,
+  ) {}
+
+  /**
+   * Drops and migrates the plan's schema, queues its future timers, and then (when `before`
+   * resolves, so counters can be read with no other session open) starts the runtime.
+   */
+  static async start(
+    url: string,
+    db: BenchDatabase,
+    plan: CellPlan,
+    before: () => Promise<void> = async () => undefined,
+  ): Promise<DuroBenchRuntime> {
+    await db.dropSchema(plan.schema);
+    const migrating = await PostgresProvider.connectWithSchema(url, plan.schema);
+    await migrating.close();
+    await db.queueFutureTimers(plan.schema, plan.futureTimers);
+    await before();
+    const provider = await PostgresProvider.connectWithSchema(url, plan.schema, { migrate: false });
+    const tracker = new CompletionTracker(provider);
+    const runtime = new Runtime(tracker.provider, {
+      orchestrationConcurrency: plan.slots.orchestration,
+      workerConcurrency: plan.slots.worker,
+      logLevel: 'silent',
+    });
+    plan.workload.register(runtime);
+    await runtime.start();
+    return new DuroBenchRuntime(provider, tracker, runtime, new Client(tracker.provider), plan);
+  }
+
+  /** Activities acknowledged so far. */
+  get activityAcks(): number {
+    return this.tracker.activityAcks;
+  }
+
+  /** Starts an instance of the workload and resolves when its final turn has committed. */
+  async runInstance(instance: string): Promise<InstanceTiming> {
+    const done = this.tracker.completion(instance);
+    const startedMs = performance.now();
+    await this.client.startOrchestration(
+      instance,
+      this.plan.workload.orchestration,
+      this.plan.workload.input,
+    );
+    await this.plan.workload.afterStart?.(this.client, instance);
+    await done;
+    return { startedMs, finishedMs: performance.now() };
+  }
+
+  /** Shuts the runtime down and closes the provider's connections. */
+  async stop(): Promise<void> {
+    try {
+      await this.runtime.shutdown();
+    } finally {
+      await this.provider.close();
+    }
+  }
+}
+
+/** Runs one cell on duro with `PostgresProvider`. */
+export async function runDuroCell(
+  url: string,
+  db: BenchDatabase,
+  plan: CellPlan,
+): Promise<CellSamples> {
+  let before = { commits: 0, rollbacks: 0 };
+  const duro = await DuroBenchRuntime.start(url, db, plan, async () => {
+    before = await db.transactionCounts();
+  });
+  let timings: InstanceTiming[];
+  let activityAcks: number;
+  try {
+    timings = await keepInFlight(plan.warmup + plan.instances, plan.inFlight, (index) =>
+      duro.runInstance(`${plan.workload.name}-${index}`),
+    );
+    activityAcks = duro.activityAcks;
+  } finally {
+    await duro.stop();
+  }
+  const after = await db.transactionCounts();
+  await db.dropSchema(plan.schema);
+  return {
+    timings,
+    activityAcks,
+    commits: after.commits - before.commits,
+    rollbacks: after.rollbacks - before.rollbacks,
+  };
+}

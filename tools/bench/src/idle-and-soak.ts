@@ -1,0 +1,92 @@
+import type { CellPlan } from './cell-plan.js';
+import type { BenchDatabase } from './database.js';
+import { DuroBenchRuntime } from './duro-cell.js';
+import { QueryCounter } from './query-counter.js';
+import type { IdleResult, SoakResult } from './report.js';
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Time a new runtime gets to open its connections and settle into waiting. */
+const SETTLE_MS = 3_000;
+
+/**
+ * Starts a duro runtime with nothing to do and counts the queries it sends over `seconds`,
+ * after it has settled; the server's transactions are counted over the runtime's whole life.
+ */
+export async function measureIdleWorker(
+  url: string,
+  db: BenchDatabase,
+  plan: CellPlan,
+  seconds: number,
+): Promise<IdleResult> {
+  const counter = QueryCounter.install();
+  let before = { commits: 0, rollbacks: 0 };
+  let lifeMs = 0;
+  const duro = await DuroBenchRuntime.start(url, db, plan, async () => {
+    before = await db.transactionCounts();
+    lifeMs = -performance.now();
+  });
+  let queries: number;
+  try {
+    await sleep(SETTLE_MS);
+    const first = counter.queries;
+    await sleep(seconds * 1000);
+    queries = counter.queries - first;
+  } finally {
+    await duro.stop();
+    lifeMs += performance.now();
+  }
+  const after = await db.transactionCounts();
+  await db.dropSchema(plan.schema);
+  const transactions = after.commits + after.rollbacks - before.commits - before.rollbacks;
+  return {
+    seconds,
+    queriesPerSecond: queries / seconds,
+    transactionsPerSecond: transactions / (lifeMs / 1000),
+  };
+}
+
+/** How often the soak samples the process's RSS, ms. */
+const RSS_SAMPLE_MS = 10_000;
+
+const rssMiB = (): number => process.memoryUsage().rss / 2 ** 20;
+
+/**
+ * Runs the plan's workload continuously for `seconds` (after a warm-up of a tenth of that, at
+ * most 30 s) and samples this process's RSS: the worker is this process.
+ */
+export async function soak(
+  url: string,
+  db: BenchDatabase,
+  plan: CellPlan,
+  seconds: number,
+): Promise<SoakResult> {
+  const duro = await DuroBenchRuntime.start(url, db, plan);
+  const warmupMs = Math.min(30_000, seconds * 100);
+  const began = performance.now();
+  const endsAt = began + warmupMs + seconds * 1000;
+  const samples: { atMs: number; rss: number }[] = [];
+  const sample = (): void => {
+    samples.push({ atMs: performance.now() - began, rss: rssMiB() });
+  };
+  let orchestrations = 0;
+  let next = 0;
+  const sampler = setInterval(sample, RSS_SAMPLE_MS);
+  try {
+    const lane = async (): Promise<void> => {
+      while (performance.now() < endsAt) {
+        await duro.runInstance(`soak-${next++}`);
+        if (performance.now() - began > warmupMs) orchestrations++;
+      }
+    };
+    await Promise.all(Array.from({ length: plan.inFlight }, lane));
+    sample();
+  } finally {
+    clearInterval(sampler);
+    await duro.stop();
+  }
+  await db.dropSchema(plan.schema);
+  // Samples from the warm-up are dropped: the first kept one is the start.
+  const kept = samples.filter((s) => s.atMs >= warmupMs).map((s) => s.rss);
+  return { seconds, orchestrations, rssMiB: kept };
+}

@@ -1,0 +1,155 @@
+import type { BenchEnvironment } from '@duro/bench-provider';
+import type { RuntimeName, Slots } from './options.js';
+import type { CellFigures } from './samples.js';
+
+/** One measured cell. */
+export interface CellResult {
+  readonly workload: string;
+  readonly slots: Slots;
+  readonly runtime: RuntimeName;
+  readonly inFlight: number;
+  readonly figures: CellFigures;
+}
+
+export interface PgbenchResult {
+  readonly clients: number;
+  readonly tps: number;
+}
+
+/** Everything a run measured, as written to `--json`. */
+export interface BenchReport {
+  readonly date: string;
+  /** Where the server came from (DATABASE_URL, --database-url, embedded). */
+  readonly server: string;
+  readonly environment: BenchEnvironment;
+  readonly futureTimers: number;
+  readonly pgbench: readonly PgbenchResult[];
+  readonly cells: readonly CellResult[];
+  readonly idle: IdleResult | null;
+  readonly soak: SoakResult | null;
+}
+
+/** Queries an idle duro worker sent. */
+export interface IdleResult {
+  readonly seconds: number;
+  /** Counted by the bench around `pg.Client#query`, the LISTEN connection included. */
+  readonly queriesPerSecond: number;
+  /** The server's committed and rolled-back transactions over the same time. */
+  readonly transactionsPerSecond: number;
+}
+
+/** A worker's resident memory during a fan-out-5 soak. */
+export interface SoakResult {
+  readonly seconds: number;
+  readonly orchestrations: number;
+  /** RSS samples, MiB, the first taken after the warm-up. */
+  readonly rssMiB: readonly number[];
+}
+
+export const slotsText = (slots: Slots): string => `${slots.orchestration}:${slots.worker}`;
+
+const row = (cells: readonly (string | number)[]): string => `| ${cells.join(' | ')} |`;
+const fixed = (value: number, digits: number): string =>
+  Number.isFinite(value) ? value.toFixed(digits) : '–';
+
+/** The duro cell's orchestrations/s over the Rust cell's of the same workload and slots. */
+export function duroToRustRatio(cells: readonly CellResult[], cell: CellResult): number | null {
+  const find = (runtime: RuntimeName): CellResult | undefined =>
+    cells.find(
+      (c) =>
+        c.runtime === runtime &&
+        c.workload === cell.workload &&
+        slotsText(c.slots) === slotsText(cell.slots),
+    );
+  const duro = find('duro');
+  const rust = find('rust');
+  if (duro === undefined || rust === undefined) return null;
+  return duro.figures.orchestrationsPerSecond / rust.figures.orchestrationsPerSecond;
+}
+
+/** The run's figures as Markdown: the setting, pgbench, the cells, idle and soak. */
+export function formatReport(report: BenchReport): string {
+  const env = report.environment;
+  const lines = [
+    '# duro and Rust duroxide-pg: orchestration benchmark',
+    '',
+    `- date: ${report.date}`,
+    `- server: ${report.server}`,
+    `- PostgreSQL: ${env.postgresVersion}`,
+    ...Object.entries(env.settings).map(([name, value]) => `- ${name}: ${value}`),
+    `- machine: ${env.cpuCount} cores (${env.cpuModel}), ${env.memoryGiB} GiB, ${env.platform}`,
+    `- Node.js ${env.node}`,
+    `- future timers queued in every schema: ${report.futureTimers}`,
+    '',
+  ];
+  if (report.pgbench.length > 0) {
+    lines.push(
+      '## pgbench (TPC-B-like), the ceiling',
+      '',
+      row(['clients', 'TPS']),
+      row(['---', '---']),
+    );
+    for (const p of report.pgbench) lines.push(row([p.clients, fixed(p.tps, 0)]));
+    lines.push('');
+  }
+  lines.push(
+    '## Orchestrations',
+    '',
+    row([
+      'workload',
+      'slots',
+      'runtime',
+      'in flight',
+      'orch/s',
+      'act/s',
+      'p50 ms',
+      'p95 ms',
+      'p99 ms',
+      'commits/orch',
+      'duro/Rust',
+    ]),
+    row(['---', '---', '---', '---', '---', '---', '---', '---', '---', '---', '---']),
+  );
+  for (const cell of report.cells) {
+    const f = cell.figures;
+    const ratio = cell.runtime === 'duro' ? duroToRustRatio(report.cells, cell) : null;
+    lines.push(
+      row([
+        cell.workload,
+        slotsText(cell.slots),
+        cell.runtime,
+        cell.inFlight,
+        fixed(f.orchestrationsPerSecond, 1),
+        fixed(f.activitiesPerSecond, 1),
+        fixed(f.p50Ms, 1),
+        fixed(f.p95Ms, 1),
+        fixed(f.p99Ms, 1),
+        fixed(f.commitsPerOrchestration, 1),
+        ratio === null ? '' : `${fixed(ratio, 1)}×`,
+      ]),
+    );
+  }
+  if (report.idle !== null) {
+    const idle = report.idle;
+    lines.push(
+      '',
+      `## Idle duro worker (${idle.seconds} s, 1:1 slots)`,
+      '',
+      `- queries sent: ${fixed(idle.queriesPerSecond, 2)}/s`,
+      `- server transactions: ${fixed(idle.transactionsPerSecond, 2)}/s`,
+    );
+  }
+  if (report.soak !== null) {
+    const soak = report.soak;
+    const first = soak.rssMiB[0] ?? Number.NaN;
+    const last = soak.rssMiB.at(-1) ?? Number.NaN;
+    lines.push(
+      '',
+      `## Soak: fan-out-5 for ${soak.seconds} s, ${soak.orchestrations} orchestrations`,
+      '',
+      `- worker RSS: ${fixed(first, 0)} MiB at the start, ${fixed(last, 0)} MiB at the end ` +
+        `(peak ${fixed(Math.max(...soak.rssMiB), 0)} MiB)`,
+    );
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,53 @@
+import { percentile } from '@duro/bench-provider';
+
+/** When one instance was started and when its completion committed, ms on one clock. */
+export interface InstanceTiming {
+  readonly startedMs: number;
+  readonly finishedMs: number;
+}
+
+/** What one runtime did in one cell, before it is summarised. */
+export interface CellSamples {
+  /** Every instance in start order, warm-up ones first. */
+  readonly timings: readonly InstanceTiming[];
+  /** Activities acknowledged over the whole cell, warm-up included. */
+  readonly activityAcks: number;
+  /** Transactions the server committed (and rolled back) over the whole cell. */
+  readonly commits: number;
+  readonly rollbacks: number;
+}
+
+/** The figures of one cell. */
+export interface CellFigures {
+  readonly instances: number;
+  readonly orchestrationsPerSecond: number;
+  readonly activitiesPerSecond: number;
+  readonly p50Ms: number;
+  readonly p95Ms: number;
+  readonly p99Ms: number;
+  /** Server commits per orchestration over the whole cell (warm-up included). */
+  readonly commitsPerOrchestration: number;
+}
+
+/**
+ * Summarises a cell: throughput over the measured instances (from the first start to the last
+ * completion), their start-to-completion percentiles, and per-orchestration rates over all.
+ */
+export function summarise(samples: CellSamples, warmup: number): CellFigures {
+  const measured = samples.timings.slice(warmup);
+  if (measured.length === 0) throw new RangeError('a cell needs at least one measured instance');
+  const first = Math.min(...measured.map((t) => t.startedMs));
+  const last = Math.max(...measured.map((t) => t.finishedMs));
+  const orchestrationsPerSecond = (measured.length / (last - first)) * 1000;
+  const latencies = measured.map((t) => t.finishedMs - t.startedMs).sort((a, b) => a - b);
+  const all = samples.timings.length;
+  return {
+    instances: measured.length,
+    orchestrationsPerSecond,
+    activitiesPerSecond: (samples.activityAcks / all) * orchestrationsPerSecond,
+    p50Ms: percentile(latencies, 0.5),
+    p95Ms: percentile(latencies, 0.95),
+    p99Ms: percentile(latencies, 0.99),
+    commitsPerOrchestration: samples.commits / all,
+  };
+}

@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import { parseBenchArgs, UsageError } from '../src/options.js';
+import { formatReport, type BenchReport } from '../src/report.js';
+import { summarise } from '../src/samples.js';
+
+describe('parseBenchArgs', () => {
+  it('reads workloads, slots and counts', () => {
+    const options = parseBenchArgs(
+      [
+        '--workloads',
+        'fan-out-5,hello',
+        '--slots',
+        '1:1,4:8',
+        '--instances',
+        '50',
+        '--runtimes',
+        'duro',
+      ],
+      {},
+    );
+    if (options === 'help') throw new Error('expected options');
+    expect(options.workloads.map((w) => w.name)).toEqual(['fan-out-5', 'hello']);
+    expect(options.slots).toEqual([
+      { orchestration: 1, worker: 1 },
+      { orchestration: 4, worker: 8 },
+    ]);
+    expect(options.instances).toBe(50);
+    expect(options.runtimes).toEqual(['duro']);
+    expect(options.databaseUrl).toBeNull();
+  });
+
+  it('takes the server from DATABASE_URL unless --database-url names one', () => {
+    const fromEnv = parseBenchArgs([], { DATABASE_URL: 'postgres://env/db' });
+    const fromFlag = parseBenchArgs(['--database-url', 'postgres://flag/db'], {
+      DATABASE_URL: 'postgres://env/db',
+    });
+    expect(fromEnv !== 'help' && fromEnv.databaseUrl).toBe('postgres://env/db');
+    expect(fromFlag !== 'help' && fromFlag.databaseUrl).toBe('postgres://flag/db');
+  });
+
+  it('names the flag that is wrong', () => {
+    expect(() => parseBenchArgs(['--slots', '2x2'], {})).toThrow(
+      /--slots takes dispatcher:worker pairs/,
+    );
+    expect(() => parseBenchArgs(['--instances', '0'], {})).toThrow(
+      /--instances must be an integer >= 1/,
+    );
+    expect(() => parseBenchArgs(['--workloads', 'nope'], {})).toThrow(/unknown workload "nope"/);
+    expect(() => parseBenchArgs(['--runtimes', 'go'], {})).toThrow(UsageError);
+    expect(() => parseBenchArgs(['--frobnicate'], {})).toThrow(UsageError);
+  });
+});
+
+describe('formatReport', () => {
+  it('prints each cell with the duro/Rust ratio', () => {
+    const figures = (orchestrationsPerSecond: number) => ({
+      instances: 10,
+      orchestrationsPerSecond,
+      activitiesPerSecond: orchestrationsPerSecond * 5,
+      p50Ms: 5,
+      p95Ms: 8,
+      p99Ms: 9,
+      commitsPerOrchestration: 12,
+    });
+    const report: BenchReport = {
+      date: '2026-01-01T00:00:00.000Z',
+      server: 'test',
+      environment: {
+        postgresVersion: 'PostgreSQL 18.0',
+        settings: { synchronous_commit: 'on' },
+        cpuCount: 2,
+        cpuModel: 'cpu',
+        memoryGiB: 24,
+        node: 'v20',
+        platform: 'Linux',
+      },
+      futureTimers: 0,
+      pgbench: [{ clients: 1, tps: 1234.4 }],
+      cells: [
+        {
+          workload: 'fan-out-5',
+          slots: { orchestration: 1, worker: 1 },
+          runtime: 'duro',
+          inFlight: 20,
+          figures: figures(150),
+        },
+        {
+          workload: 'fan-out-5',
+          slots: { orchestration: 1, worker: 1 },
+          runtime: 'rust',
+          inFlight: 20,
+          figures: figures(15),
+        },
+      ],
+      idle: null,
+      soak: null,
+    };
+    const text = formatReport(report);
+    expect(text).toContain('- synchronous_commit: on');
+    expect(text).toContain('| 1 | 1234 |');
+    expect(text).toContain(
+      '| fan-out-5 | 1:1 | duro | 20 | 150.0 | 750.0 | 5.0 | 8.0 | 9.0 | 12.0 | 10.0× |',
+    );
+    expect(text).toContain(
+      '| fan-out-5 | 1:1 | rust | 20 | 15.0 | 75.0 | 5.0 | 8.0 | 9.0 | 12.0 |  |',
+    );
+  });
+});
+
+describe('summarise', () => {
+  it('measures throughput from the first measured start to the last completion', () => {
+    const figures = summarise(
+      {
+        timings: [
+          { startedMs: 0, finishedMs: 50 },
+          { startedMs: 100, finishedMs: 110 },
+          { startedMs: 110, finishedMs: 300 },
+        ],
+        activityAcks: 15,
+        commits: 30,
+        rollbacks: 0,
+      },
+      1,
+    );
+    expect(figures.instances).toBe(2);
+    expect(figures.orchestrationsPerSecond).toBe(10);
+    expect(figures.activitiesPerSecond).toBe(50);
+    expect(figures.p50Ms).toBe(10);
+    expect(figures.p99Ms).toBe(190);
+    expect(figures.commitsPerOrchestration).toBe(10);
+  });
+});
