@@ -773,7 +773,8 @@ if (
   }
 }
 
-const { duroxideVersion, listProviderValidations, migrateWithDuroxidePg, PollingRequirement, roundTripErrorDetails, roundTripEvent, roundTripWorkItem, runProviderValidation, runRustScenariosOnPostgres, runRustScenariosOnProvider } = nativeBinding
+const { RustWorker, duroxideVersion, listProviderValidations, migrateWithDuroxidePg, PollingRequirement, roundTripErrorDetails, roundTripEvent, roundTripWorkItem, runProviderValidation, runRustScenariosOnPostgres, runRustScenariosOnProvider, startRustWorkerOnPostgres } = nativeBinding
+export { RustWorker }
 export { duroxideVersion }
 export { listProviderValidations }
 export { migrateWithDuroxidePg }
@@ -784,4 +785,5 @@ export { roundTripWorkItem }
 export { runProviderValidation }
 export { runRustScenariosOnPostgres }
 export { runRustScenariosOnProvider }
+export { startRustWorkerOnPostgres }
 export const __napiBindingTarget = __napiLoadedBindingTarget

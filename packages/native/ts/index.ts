@@ -27,6 +27,8 @@ export {
   runProviderValidation,
   runRustScenariosOnPostgres,
   runRustScenariosOnProvider,
+  startRustWorkerOnPostgres,
+  RustWorker,
   type PollingRequirement,
   type RustProviderValidation,
   type RustScenarioOptions,

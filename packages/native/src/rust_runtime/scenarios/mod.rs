@@ -47,12 +47,12 @@ fn child_id(ctx: &OrchestrationContext, suffix: &str) -> String {
 /// JSON text of a payload. duro and duroxide-node write every payload (inputs, outputs, event
 /// data) as JSON text, strings included; duroxide's typed Rust API writes a string raw instead,
 /// so the scenarios encode payloads themselves to write what duro writes.
-fn json<T: Serialize + ?Sized>(value: &T) -> String {
+pub(super) fn json<T: Serialize + ?Sized>(value: &T) -> String {
     serde_json::to_string(value).unwrap_or_else(|error| panic!("a scenario payload must encode as JSON: {error}"))
 }
 
 /// A payload read back from its JSON text.
-fn from_json<T: DeserializeOwned>(text: &str) -> Result<T, String> {
+pub(super) fn from_json<T: DeserializeOwned>(text: &str) -> Result<T, String> {
     serde_json::from_str(text).map_err(|error| format!("payload {text:?} is not the JSON expected: {error}"))
 }
 
@@ -62,7 +62,7 @@ async fn decoded<T: DeserializeOwned>(task: impl Future<Output = Result<String, 
 }
 
 /// Registers `f` as `name` with JSON input and output, and remembers the name.
-fn add_orchestration<In, Out, F, Fut>(
+pub(super) fn add_orchestration<In, Out, F, Fut>(
     builder: OrchestrationRegistryBuilder,
     names: &mut Vec<&'static str>,
     name: &'static str,
@@ -82,7 +82,11 @@ where
 }
 
 /// Registers the activity `f` as `name` with JSON input and output.
-fn add_activity<In, Out, F, Fut>(builder: ActivityRegistryBuilder, name: &'static str, f: F) -> ActivityRegistryBuilder
+pub(super) fn add_activity<In, Out, F, Fut>(
+    builder: ActivityRegistryBuilder,
+    name: &'static str,
+    f: F,
+) -> ActivityRegistryBuilder
 where
     In: DeserializeOwned + Send + 'static,
     Out: Serialize + Send + 'static,
