@@ -9,6 +9,20 @@
  */
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
+/**
+ * A running Rust duroxide runtime on one duroxide-pg schema, serving `SharedDrain` and
+ * `SharedHandoff`. Stop it with `stop()`.
+ */
+export declare class RustWorker {
+  /** The inputs of every `Side` activity this worker ran, in the order it ran them. */
+  activityInputs(): Array<string>
+  /**
+   * Shuts the runtime down (waiting up to one second for work in flight); later calls do
+   * nothing.
+   */
+  stop(): Promise<void>
+}
+
 export interface AbandonArgs {
   lockToken: string
   delayMs: number | null
@@ -265,6 +279,14 @@ export interface SerdeRoundTrip {
   /** serde's error text when the JSON does not decode (or, never expected, encode). */
   error: string | null
 }
+
+/**
+ * Starts a Rust worker on `schema` (created and migrated by duroxide-pg when needed), with the
+ * scenario harness's runtime settings.
+ *
+ * @throws when the database cannot be reached.
+ */
+export declare function startRustWorkerOnPostgres(databaseUrl: string, schema: string): Promise<RustWorker>
 
 /** duroxide's `DispatcherCapabilityFilter`. */
 export interface WireCapabilityFilter {

@@ -773,7 +773,8 @@ if (
   }
 }
 
-const { duroxideVersion, listProviderValidations, migrateWithDuroxidePg, PollingRequirement, roundTripErrorDetails, roundTripEvent, roundTripWorkItem, runProviderValidation, runRustBenchmark, runRustScenariosOnPostgres, runRustScenariosOnProvider } = nativeBinding
+const { RustWorker, duroxideVersion, listProviderValidations, migrateWithDuroxidePg, PollingRequirement, roundTripErrorDetails, roundTripEvent, roundTripWorkItem, runProviderValidation, runRustBenchmark, runRustScenariosOnPostgres, runRustScenariosOnProvider, startRustWorkerOnPostgres } = nativeBinding
+export { RustWorker }
 export { duroxideVersion }
 export { listProviderValidations }
 export { migrateWithDuroxidePg }
@@ -785,4 +786,5 @@ export { runProviderValidation }
 export { runRustBenchmark }
 export { runRustScenariosOnPostgres }
 export { runRustScenariosOnProvider }
+export { startRustWorkerOnPostgres }
 export const __napiBindingTarget = __napiLoadedBindingTarget

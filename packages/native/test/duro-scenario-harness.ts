@@ -1,4 +1,11 @@
-import { Client, Runtime, encodeErrorDetails, encodeEvent, type Provider } from '@duro/core';
+import {
+  Client,
+  Runtime,
+  encodeErrorDetails,
+  encodeEvent,
+  type Provider,
+  type RuntimeOptions,
+} from '@duro/core';
 import type { ScenarioInstance, ScenarioOutcome } from '../ts/index.js';
 import { registerDuroScenarios } from './duro-scenarios/index.js';
 import type { ScenarioSpec } from './scenario-catalogue.js';
@@ -12,16 +19,33 @@ type ClientStep =
 
 const STATUS_POLL_MS = 20;
 
+/** The settings of the Rust harness's runtime (`runtime_options` in `harness.rs`). */
+export const harnessRuntimeOptions: RuntimeOptions = {
+  dispatcherPollIntervalMs: 10,
+  dispatcherLongPollTimeoutMs: 500,
+  orchestrationConcurrency: 4,
+  workerConcurrency: 4,
+  workerTagFilter: { defaultAnd: ['gpu'] },
+};
+
+/** Waits until `instance` shows the custom status `status`. */
+export async function waitForCustomStatus(
+  client: Client,
+  instance: string,
+  status: string,
+  timeoutMs: number,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while ((await client.getStatus(instance)).customStatus !== status) {
+    if (Date.now() > deadline) throw new Error(`custom status never became "${status}"`);
+    await new Promise((resolve) => setTimeout(resolve, STATUS_POLL_MS));
+  }
+}
+
 async function takeStep(client: Client, instance: string, step: ClientStep, timeoutMs: number) {
   switch (step.type) {
-    case 'waitForCustomStatus': {
-      const deadline = Date.now() + timeoutMs;
-      while ((await client.getStatus(instance)).customStatus !== step.status) {
-        if (Date.now() > deadline) throw new Error(`custom status never became "${step.status}"`);
-        await new Promise((resolve) => setTimeout(resolve, STATUS_POLL_MS));
-      }
-      return;
-    }
+    case 'waitForCustomStatus':
+      return waitForCustomStatus(client, instance, step.status, timeoutMs);
     case 'raiseEvent':
       return client.raiseEvent(instance, step.name, step.data);
     case 'enqueueEvent':
@@ -108,13 +132,7 @@ export async function runDuroScenarios(
   prefix: string,
   timeoutMs = 30_000,
 ): Promise<ScenarioOutcome[]> {
-  const runtime = new Runtime(provider, {
-    dispatcherPollIntervalMs: 10,
-    dispatcherLongPollTimeoutMs: 500,
-    orchestrationConcurrency: 4,
-    workerConcurrency: 4,
-    workerTagFilter: { defaultAnd: ['gpu'] },
-  });
+  const runtime = new Runtime(provider, harnessRuntimeOptions);
   registerDuroScenarios(runtime);
   await runtime.start();
   try {

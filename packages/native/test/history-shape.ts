@@ -52,6 +52,23 @@ const EPOCH_MS = /\b1\d{12}\b/g;
 
 const GUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 
+/** Run-specific text normalised: the instance prefix, GUIDs and epoch-milliseconds times. */
+function normaliseText(text: string, prefix: string): string {
+  return text.split(prefix).join('<prefix>').replace(GUID, '<guid>').replace(EPOCH_MS, '<time>');
+}
+
+/** How a scenario ended, with run-specific values normalised as in its histories. */
+export function normaliseEnd(outcome: ScenarioOutcome, prefix: string): Record<string, unknown> {
+  const text = (value: string | null) => (value === null ? null : normaliseText(value, prefix));
+  return {
+    status: outcome.status,
+    output: text(outcome.output),
+    error: text(outcome.error),
+    errorDetails: text(outcome.errorDetails),
+    customStatus: text(outcome.customStatus),
+  };
+}
+
 /**
  * The histories of a scenario outcome with run-specific values normalised: the instance prefix
  * becomes `<prefix>`; timestamps (`timestamp_ms`, the times of timer and key-value events, and

@@ -28,6 +28,8 @@ export {
   runRustBenchmark,
   runRustScenariosOnPostgres,
   runRustScenariosOnProvider,
+  startRustWorkerOnPostgres,
+  RustWorker,
   type PollingRequirement,
   type RustBenchmarkOptions,
   type RustBenchmarkResult,

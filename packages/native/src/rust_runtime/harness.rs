@@ -21,7 +21,7 @@ const STATUS_POLL: Duration = Duration::from_millis(20);
 /// The runtime configuration every scenario runs under: quick polling, a worker that fetches the
 /// `gpu` tag next to untagged work (the `tags` scenario), and a short long-poll so shutdown is
 /// prompt.
-fn runtime_options() -> RuntimeOptions {
+pub(super) fn runtime_options() -> RuntimeOptions {
     RuntimeOptions {
         dispatcher_min_poll_interval: Duration::from_millis(10),
         dispatcher_long_poll_timeout: Duration::from_millis(500),

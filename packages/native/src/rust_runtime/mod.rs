@@ -6,6 +6,7 @@ mod catalogue;
 mod harness;
 mod outcome;
 mod scenarios;
+mod shared_worker;
 
 use std::sync::Arc;
 use std::time::Duration;

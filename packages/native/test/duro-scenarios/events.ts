@@ -18,7 +18,7 @@ export function registerEventScenarios(runtime: Runtime): void {
   });
   runtime.registerOrchestration('QueueDequeue', function* (ctx: OrchestrationContext) {
     ctx.setCustomStatus('waiting');
-    yield* ctx.scheduleTimer(500);
+    yield* ctx.waitForEvent('Go');
     const first: string = yield* ctx.dequeueEvent<string>('inbox');
     const second: string = yield* ctx.dequeueEvent<string>('inbox');
     return `${first},${second}`;

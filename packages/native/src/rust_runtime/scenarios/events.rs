@@ -39,10 +39,10 @@ pub fn register(builder: OrchestrationRegistryBuilder, names: &mut Vec<&'static 
         names,
         "QueueDequeue",
         |ctx: OrchestrationContext, _input: ()| async move {
-            // The client enqueues both messages during this timer, so every run records them
-            // before the dequeues subscribe, in one order.
+            // The client enqueues both messages before it raises `Go`, so every run records
+            // them before the dequeues subscribe, in one order, however slow the machine.
             ctx.set_custom_status("waiting");
-            ctx.schedule_timer(Duration::from_millis(500)).await;
+            ctx.schedule_wait("Go").await;
             let first: String = from_json(&ctx.dequeue_event("inbox").await)?;
             let second: String = from_json(&ctx.dequeue_event("inbox").await)?;
             Ok(format!("{first},{second}"))
