@@ -133,7 +133,8 @@ describe("a worker's connections terminated mid-run", () => {
   it('the instance still completes and every step is committed once', async () => {
     const applicationName = `duro_dropped_${process.pid}`;
     const provider = await database.newProvider({ applicationName, poolSize: 4 }, 'dropped_run');
-    const client = new Client(provider);
+    // The test's client has connections of its own: only the worker's backends are terminated.
+    const client = new Client(await database.attach(provider));
     let openGate = (): void => undefined;
     const gate = new Promise<void>((resolve) => (openGate = resolve));
     let gatedStepStarted = false;
