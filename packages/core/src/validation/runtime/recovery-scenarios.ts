@@ -1,8 +1,33 @@
 import { expect, it } from 'vitest';
 import { Runtime } from '../../runtime/runtime.js';
 import { Client } from '../../client/client.js';
+import { ClientError } from '../../client/client-error.js';
+import type { Provider } from '../../provider/provider.js';
+import { ProviderError } from '../../provider/provider-error.js';
 import type { OrchestrationContext } from '../../runtime/replay/orchestration-context.js';
-import { SCENARIO_OPTIONS, eventually, type RuntimeScenarioProviders } from './scenario-harness.js';
+import {
+  SCENARIO_OPTIONS,
+  eventually,
+  withRuntime,
+  type RuntimeScenarioProviders,
+} from './scenario-harness.js';
+
+/** `provider`, except that its history reads fail with the errors `failures` hands out. */
+function withFailingReads(provider: Provider, failures: () => ProviderError | null): Provider {
+  return new Proxy(provider, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (property === 'read') {
+        return async (instanceId: string) => {
+          const failure = failures();
+          if (failure !== null) throw failure;
+          return target.read(instanceId);
+        };
+      }
+      return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+    },
+  });
+}
 
 /** Scenarios about shutdown and a second runtime taking over. */
 export function recoveryScenarios(providers: RuntimeScenarioProviders): void {
@@ -58,5 +83,46 @@ export function recoveryScenarios(providers: RuntimeScenarioProviders): void {
       await Promise.all([first.shutdown(100), second.shutdown(1_000)]);
       await providers.destroyProvider?.(provider);
     }
+  });
+
+  it("a client's wait outlives reads that fail with a retryable provider error, and stops at a permanent one", async () => {
+    await withRuntime(
+      providers,
+      (rt) => {
+        rt.registerActivity('Echo', async (_ctx, input: string) => input);
+        rt.registerOrchestration('EchoOnce', function* (ctx, input: string) {
+          const echoed: unknown = yield ctx.scheduleActivity('Echo', input);
+          return echoed;
+        });
+      },
+      async ({ provider }) => {
+        let retryableLeft = 3;
+        const flaky = new Client(
+          withFailingReads(provider, () =>
+            retryableLeft-- > 0 ? ProviderError.retryable('read', 'connection terminated') : null,
+          ),
+        );
+        await flaky.startOrchestration('echo-once', 'EchoOnce', 'hello');
+        expect(await flaky.waitForOrchestrationTyped('echo-once', 10_000)).toBe('hello');
+        expect(retryableLeft).toBeLessThan(0);
+
+        const broken = new Client(
+          withFailingReads(provider, () => ProviderError.permanent('read', 'history undecodable')),
+        );
+        const failure: unknown = await broken
+          .waitForOrchestration('echo-once', 10_000)
+          .catch((e: unknown) => e);
+        expect(ClientError.isInstance(failure) && failure.kind).toBe('Provider');
+        expect(String(failure)).toContain('history undecodable');
+
+        const down = new Client(
+          withFailingReads(provider, () => ProviderError.retryable('read', 'server unreachable')),
+        );
+        const lastFailure: unknown = await down
+          .waitForOrchestration('echo-once', 200)
+          .catch((e: unknown) => e);
+        expect(String(lastFailure)).toContain('server unreachable');
+      },
+    );
   });
 }
