@@ -12,21 +12,31 @@ import {
   type RuntimeScenarioProviders,
 } from './scenario-harness.js';
 
-/** `provider`, except that its history reads fail with the errors `failures` hands out. */
-function withFailingReads(provider: Provider, failures: () => ProviderError | null): Provider {
+/** `provider`, except that calls to `method` first throw whatever `failures` hands out. */
+function withFailures(
+  provider: Provider,
+  method: 'read' | 'ackWorkItem',
+  failures: () => ProviderError | null,
+): Provider {
   return new Proxy(provider, {
     get(target, property) {
       const value: unknown = Reflect.get(target, property, target);
-      if (property === 'read') {
-        return async (instanceId: string) => {
-          const failure = failures();
-          if (failure !== null) throw failure;
-          return target.read(instanceId);
-        };
-      }
-      return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+      if (typeof value !== 'function') return value;
+      const bound = (value as (...args: unknown[]) => Promise<unknown>).bind(target);
+      if (property !== method) return bound;
+      return async (...args: unknown[]) => {
+        const failure = failures();
+        if (failure !== null) throw failure;
+        return bound(...args);
+      };
     },
   });
+}
+
+/** Hands out `failure` for the first `times` calls, then nothing. */
+function failFirst(times: number, failure: ProviderError): () => ProviderError | null {
+  let left = times;
+  return () => (left-- > 0 ? failure : null);
 }
 
 /** Scenarios about shutdown and a second runtime taking over. */
@@ -96,18 +106,16 @@ export function recoveryScenarios(providers: RuntimeScenarioProviders): void {
         });
       },
       async ({ provider }) => {
-        let retryableLeft = 3;
-        const flaky = new Client(
-          withFailingReads(provider, () =>
-            retryableLeft-- > 0 ? ProviderError.retryable('read', 'connection terminated') : null,
-          ),
-        );
+        const failures = failFirst(3, ProviderError.retryable('read', 'connection terminated'));
+        const flaky = new Client(withFailures(provider, 'read', failures));
         await flaky.startOrchestration('echo-once', 'EchoOnce', 'hello');
         expect(await flaky.waitForOrchestrationTyped('echo-once', 10_000)).toBe('hello');
-        expect(retryableLeft).toBeLessThan(0);
+        expect(failures()).toBeNull();
 
         const broken = new Client(
-          withFailingReads(provider, () => ProviderError.permanent('read', 'history undecodable')),
+          withFailures(provider, 'read', () =>
+            ProviderError.permanent('read', 'history undecodable'),
+          ),
         );
         const failure: unknown = await broken
           .waitForOrchestration('echo-once', 10_000)
@@ -116,7 +124,9 @@ export function recoveryScenarios(providers: RuntimeScenarioProviders): void {
         expect(String(failure)).toContain('history undecodable');
 
         const down = new Client(
-          withFailingReads(provider, () => ProviderError.retryable('read', 'server unreachable')),
+          withFailures(provider, 'read', () =>
+            ProviderError.retryable('read', 'server unreachable'),
+          ),
         );
         const lastFailure: unknown = await down
           .waitForOrchestration('echo-once', 200)
@@ -124,5 +134,34 @@ export function recoveryScenarios(providers: RuntimeScenarioProviders): void {
         expect(String(lastFailure)).toContain('server unreachable');
       },
     );
+  });
+
+  it('an activity whose ack fails with a retryable error is acknowledged on a retry, not run again', async () => {
+    const provider = await providers.createProvider();
+    const client = new Client(provider);
+    const failures = failFirst(
+      2,
+      ProviderError.retryable('ack_work_item', 'connection terminated'),
+    );
+    const runtime = new Runtime(withFailures(provider, 'ackWorkItem', failures), SCENARIO_OPTIONS);
+    let runs = 0;
+    runtime.registerActivity('Count', async () => {
+      runs += 1;
+      return runs;
+    });
+    runtime.registerOrchestration('CountOnce', function* (ctx) {
+      const counted: unknown = yield ctx.scheduleActivity('Count');
+      return counted;
+    });
+    try {
+      await runtime.start();
+      await client.startOrchestration('count-once', 'CountOnce');
+      expect(await client.waitForOrchestrationTyped('count-once', 10_000)).toBe(1);
+      expect(runs).toBe(1);
+      expect(failures()).toBeNull();
+    } finally {
+      await runtime.shutdown(2_000);
+      await providers.destroyProvider?.(provider);
+    }
   });
 }
