@@ -87,45 +87,51 @@ async function expectCommittedOnce(provider: PostgresProvider, instance: string)
   }
 }
 
+/**
+ * Starts `instance` on a worker in `role`, kills it with SIGKILL once it signals `when`, lets a
+ * `finish` worker take over, and returns the instance's output once every step is known to be
+ * committed exactly once.
+ */
+async function killThenTakeOver(
+  label: string,
+  role: WorkerRole,
+  when: string,
+  instance: string,
+): Promise<unknown> {
+  const provider = await database.newProvider({}, label);
+  const client = new Client(provider);
+  const crashing = await startWorker(provider.schema, role);
+  await client.startOrchestration(instance, 'Pipeline');
+  await signalled(when);
+  await kill(crashing);
+
+  const survivor = await startWorker(provider.schema, 'finish');
+  const output = await client.waitForOrchestrationTyped(instance, 20_000);
+  await stop(survivor);
+  await expectCommittedOnce(provider, instance);
+  return output;
+}
+
 describe('a worker process killed with SIGKILL', () => {
   it('mid-activity: another worker process runs the activity again and commits it once', async () => {
-    const provider = await database.newProvider({}, 'crash_activity');
-    const client = new Client(provider);
-    const crashing = await startWorker(provider.schema, 'hang-in-activity');
-    await client.startOrchestration('killed-in-activity', 'Pipeline');
-    await signalled('step-2-started');
-    await kill(crashing);
-
-    const survivor = await startWorker(provider.schema, 'finish');
     // Step 1 was committed by the killed worker before it died; steps 2 and 3 by the survivor
     // once the dead worker's activity lock expired.
-    expect(await client.waitForOrchestrationTyped('killed-in-activity', 20_000)).toEqual([
-      'step 1 by hang-in-activity',
-      'step 2 by finish',
-      'step 3 by finish',
-    ]);
-    await stop(survivor);
-    await expectCommittedOnce(provider, 'killed-in-activity');
+    expect(
+      await killThenTakeOver(
+        'crash_activity',
+        'hang-in-activity',
+        'step-2-started',
+        'killed-in-activity',
+      ),
+    ).toEqual(['step 1 by hang-in-activity', 'step 2 by finish', 'step 3 by finish']);
   });
 
   it('mid-turn, before its ack: another worker process replays the turn and finishes', async () => {
-    const provider = await database.newProvider({}, 'crash_turn');
-    const client = new Client(provider);
-    const crashing = await startWorker(provider.schema, 'hang-in-turn');
-    await client.startOrchestration('killed-in-turn', 'Pipeline');
-    await signalled('turn-started');
-    await kill(crashing);
-
-    const survivor = await startWorker(provider.schema, 'finish');
     // Step 1's completion, delivered to the turn that died, is not lost: the survivor's turn
     // receives it again once the dead worker's instance lock expired.
-    expect(await client.waitForOrchestrationTyped('killed-in-turn', 20_000)).toEqual([
-      'step 1 by hang-in-turn',
-      'step 2 by finish',
-      'step 3 by finish',
-    ]);
-    await stop(survivor);
-    await expectCommittedOnce(provider, 'killed-in-turn');
+    expect(
+      await killThenTakeOver('crash_turn', 'hang-in-turn', 'turn-started', 'killed-in-turn'),
+    ).toEqual(['step 1 by hang-in-turn', 'step 2 by finish', 'step 3 by finish']);
   });
 });
 

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ClientError } from './client-error.js';
 
 /** How a wait paces its reads. @internal */
@@ -8,10 +9,6 @@ export interface PollSchedule {
   readonly firstDelayMs: number;
   /** The longest pause; pauses double from the first up to this, ms. */
   readonly maxDelayMs: number;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function isRetryableProviderFailure(error: unknown): error is ClientError {

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ProviderError } from '../provider/provider-error.js';
 
 /** How often an acknowledgement is tried again after a retryable failure, as duroxide's turn ack. */
@@ -13,10 +14,6 @@ export function asProviderError(operation: string, error: unknown): ProviderErro
     error instanceof Error ? error.message : String(error),
     { cause: error },
   );
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /**

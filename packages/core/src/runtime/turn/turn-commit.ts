@@ -122,11 +122,6 @@ export async function abandonQuietly(
   }
 }
 
-/** Resolves after `ms` milliseconds. */
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
 /** The parent execution a child's result goes to: the stamped one, else the parent's latest. */
 export async function resolveParentExecutionId(
   deps: TurnDependencies,

@@ -112,25 +112,20 @@ export function recoveryScenarios(providers: RuntimeScenarioProviders): void {
         expect(await flaky.waitForOrchestrationTyped('echo-once', 10_000)).toBe('hello');
         expect(failures()).toBeNull();
 
-        const broken = new Client(
-          withFailures(provider, 'read', () =>
-            ProviderError.permanent('read', 'history undecodable'),
-          ),
+        const waitFailure = (failure: ProviderError, timeoutMs: number): Promise<unknown> =>
+          new Client(withFailures(provider, 'read', () => failure))
+            .waitForOrchestration('echo-once', timeoutMs)
+            .catch((e: unknown) => e);
+        const failure = await waitFailure(
+          ProviderError.permanent('read', 'history undecodable'),
+          10_000,
         );
-        const failure: unknown = await broken
-          .waitForOrchestration('echo-once', 10_000)
-          .catch((e: unknown) => e);
         expect(ClientError.isInstance(failure) && failure.kind).toBe('Provider');
         expect(String(failure)).toContain('history undecodable');
-
-        const down = new Client(
-          withFailures(provider, 'read', () =>
-            ProviderError.retryable('read', 'server unreachable'),
-          ),
+        const lastFailure = await waitFailure(
+          ProviderError.retryable('read', 'server unreachable'),
+          200,
         );
-        const lastFailure: unknown = await down
-          .waitForOrchestration('echo-once', 200)
-          .catch((e: unknown) => e);
         expect(String(lastFailure)).toContain('server unreachable');
       },
     );
