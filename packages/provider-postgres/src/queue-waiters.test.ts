@@ -19,22 +19,23 @@ describe('QueueWaiters', () => {
       runtime('b'),
       { key: 'gpu', sessionOwner: null },
     ]);
-    waiters.wakeOnePerScope(true);
+    waiters.wakeOnePerScope(1);
     expect(woken).toEqual(['0:default', '2:gpu']);
-    waiters.wakeNext('default');
+    waiters.wakeNext('default', 2);
     expect(woken).toEqual(['0:default', '2:gpu', '1:default']);
     expect(waiters.isEmpty).toBe(true);
   });
 
-  it('leaves a wake-up for a scope nobody of which waits, taken once', () => {
+  it('leaves a wake-up for a scope nobody of which waits, taken once by a fetch from before it', () => {
     const { waiters, woken } = waitersOf([runtime('a')]);
-    waiters.wakeNext('default');
-    waiters.wakeNext('default');
+    waiters.wakeNext('default', 1);
+    waiters.wakeNext('default', 2);
     expect(woken).toEqual(['0:default']);
-    expect(waiters.takePending('default')).toBe(true);
-    expect(waiters.takePending('default')).toBe(false);
-    waiters.wakeOnePerScope(false);
-    expect(waiters.takePending('default')).toBe(false);
+    expect(waiters.takePending('default', 2)).toBe(false); // started after it: saw its cause
+    expect(waiters.takePending('default', 1)).toBe(true);
+    expect(waiters.takePending('default', 1)).toBe(false);
+    waiters.wakeOnePerScope(null);
+    expect(waiters.takePending('default', 0)).toBe(false);
   });
 
   it('wakes a session owner past the fetches before it, and a removed fetch never', () => {

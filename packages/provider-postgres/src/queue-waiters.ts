@@ -18,25 +18,33 @@ export interface Waiter {
 
 /**
  * The idle fetches waiting on one queue, longest waiting first, and the wake-ups that arrived
- * while no fetch of a scope was waiting (a fetch of that scope was busy and may have looked too
- * early): the next fetch of the scope to wait takes such a wake-up and looks again at once.
+ * while no fetch of a scope was waiting. Wake-ups are numbered in the order they happen; a
+ * fetch busy at the time may have looked too early, so the next fetch of the scope to wait that
+ * started before the wake-up (its `markedAt` number is lower) takes it and looks again at once.
+ * A fetch that started after it saw what caused it and leaves it.
  * @internal
  */
 export class QueueWaiters {
   #waiting: Waiter[] = [];
   /** Every scope key a fetch of this queue has waited with. */
   readonly #scopes = new Set<string>();
-  /** Scope keys with a wake-up that found nobody waiting. */
-  readonly #pending = new Set<string>();
+  /** Per scope key, the number of the last wake-up that found nobody waiting. */
+  readonly #pending = new Map<string, number>();
 
   /** Whether any fetch is waiting. */
   get isEmpty(): boolean {
     return this.#waiting.length === 0;
   }
 
-  /** Takes the wake-up left for `key`, if one is; `true` when there was one. */
-  takePending(key: string): boolean {
-    return this.#pending.delete(key);
+  /**
+   * Takes the wake-up left for `key` after wake-up number `markedAt`, if one is; `true` when
+   * there was one.
+   */
+  takePending(key: string, markedAt: number): boolean {
+    const pending = this.#pending.get(key);
+    if (pending === undefined || pending <= markedAt) return false;
+    this.#pending.delete(key);
+    return true;
   }
 
   add(waiter: Waiter): void {
@@ -50,18 +58,21 @@ export class QueueWaiters {
   }
 
   /**
-   * Wakes the longest-waiting fetch of every scope; with `leavePending`, a scope with nobody
-   * waiting gets a pending wake-up instead.
+   * Wakes the longest-waiting fetch of every scope; with a wake-up number, a scope with nobody
+   * waiting is left that wake-up instead.
    */
-  wakeOnePerScope(leavePending: boolean): void {
-    for (const key of this.#scopes) this.wakeNext(key, leavePending);
+  wakeOnePerScope(pendingAs: number | null): void {
+    for (const key of this.#scopes) this.wakeNext(key, pendingAs);
   }
 
-  /** Wakes the longest-waiting fetch of scope `key`, else (with `leavePending`) leaves a wake-up. */
-  wakeNext(key: string, leavePending = true): void {
+  /**
+   * Wakes the longest-waiting fetch of scope `key`; with nobody waiting and a wake-up number,
+   * leaves that wake-up.
+   */
+  wakeNext(key: string, pendingAs: number | null): void {
     const waiter = this.#waiting.find((w) => w.scope.key === key);
     if (waiter !== undefined) this.#wake(waiter);
-    else if (leavePending) this.#pending.add(key);
+    else if (pendingAs !== null) this.#pending.set(key, pendingAs);
   }
 
   /** Wakes the longest-waiting fetch that claims for session owner `owner`, if one waits. */

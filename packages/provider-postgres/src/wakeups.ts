@@ -23,6 +23,8 @@ export interface WakeupsOptions {
 export interface FetchMark {
   /** Counts the times every fetch was told to look again (notifications may have been lost). */
   readonly generation: number;
+  /** The number of the last wake-up (notification or claim) before the attempt. */
+  readonly wakeups: number;
   /** The caller's clock when the attempt started, epoch ms. */
   readonly atMs: number;
 }
@@ -58,6 +60,8 @@ interface QueueState {
 export class Wakeups {
   readonly #options: WakeupsOptions;
   #generation = 0;
+  /** Numbers the notifications and claims, for {@link QueueWaiters.takePending}. */
+  #wakeupCount = 0;
   readonly #queues: Record<WakeupQueue, QueueState>;
   #listener: WakeupListener | null = null;
   #closed = false;
@@ -83,7 +87,11 @@ export class Wakeups {
 
   /** A mark to take just before a fetch attempt. */
   mark(): FetchMark {
-    return { generation: this.#generation, atMs: this.#options.nowMs() };
+    return {
+      generation: this.#generation,
+      wakeups: this.#wakeupCount,
+      atMs: this.#options.nowMs(),
+    };
   }
 
   /** Notes that a message of `queue` becomes visible at `dueMs` (epoch ms). */
@@ -95,7 +103,7 @@ export class Wakeups {
 
   /** A fetch of `scope` claimed something: more may be waiting, so the next fetch looks. */
   claimed(queue: WakeupQueue, scope: WaitScope): void {
-    this.#queues[queue].waiters.wakeNext(scope.key);
+    this.#queues[queue].waiters.wakeNext(scope.key, ++this.#wakeupCount);
   }
 
   /** Wakes a fetch of session owner `owner`, for a message of a session that owner holds. */
@@ -117,7 +125,9 @@ export class Wakeups {
     const listener = this.#startListener();
     const state = this.#queues[queue];
     const lookAgain = (): boolean =>
-      this.#closed || this.#generation !== mark.generation || state.waiters.takePending(scope.key);
+      this.#closed ||
+      this.#generation !== mark.generation ||
+      state.waiters.takePending(scope.key, mark.wakeups);
     if (lookAgain()) return;
     const known = await state.dueTimes.current();
     if (lookAgain() || state.dueTimes.cameDueSince(mark.atMs, known)) return;
@@ -165,7 +175,7 @@ export class Wakeups {
 
   #onSignal(signal: WakeupSignal): void {
     if (signal !== 'all') {
-      this.#queues[signal].waiters.wakeOnePerScope(true);
+      this.#queues[signal].waiters.wakeOnePerScope(++this.#wakeupCount);
       return;
     }
     // Notifications may have been missed, and the poll interval depends on the connection.
@@ -186,7 +196,7 @@ export class Wakeups {
     state.poll = setTimeout(() => {
       state.poll = null;
       state.dueTimes.invalidate();
-      state.waiters.wakeOnePerScope(false);
+      state.waiters.wakeOnePerScope(null);
       if (!state.waiters.isEmpty) this.#armPoll(queue, listener);
     }, intervalMs);
   }
@@ -198,7 +208,7 @@ export class Wakeups {
     const timer = setTimeout(
       () => {
         state.due = null;
-        state.waiters.wakeOnePerScope(false);
+        state.waiters.wakeOnePerScope(null);
       },
       Math.max(0, dueMs - this.#options.nowMs()),
     );
