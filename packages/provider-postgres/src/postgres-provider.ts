@@ -117,6 +117,8 @@ export class PostgresProvider implements Provider, ProviderAdmin {
   readonly #locks = new LockOwners();
   /** The owner that last claimed each session's work through this provider. */
   readonly #sessionOwners = new RecentMap<string, string>(MAX_REMEMBERED_SESSIONS);
+  /** The owners that claimed session work through this provider. */
+  readonly #ownersWithSessions = new RecentMap<string, true>(MAX_REMEMBERED_SESSIONS);
 
   private constructor(connection: ProviderConnection, options: ResolvedProviderOptions) {
     this.schema = connection.schema;
@@ -271,7 +273,11 @@ export class PostgresProvider implements Provider, ProviderAdmin {
     tagFilter: TagFilter,
   ): Promise<FetchedWorkItem | null> {
     if (tagFilter.type === 'None') return null;
-    const scope = workScope(session, tagFilter);
+    const scope = workScope(
+      session,
+      tagFilter,
+      (owner) => this.#ownersWithSessions.get(owner) === true,
+    );
     return pollForWork(this.#wakeups, 'worker', scope, pollTimeoutMs, async () => {
       const fetched = await fetchWorkItem(this.#db, lockTimeoutMs, session, tagFilter);
       if (fetched?.item.type === 'ActivityExecute') {
@@ -279,6 +285,7 @@ export class PostgresProvider implements Provider, ProviderAdmin {
         const sessionId = fetched.item.sessionId;
         if (sessionId !== undefined && session !== null) {
           this.#sessionOwners.set(sessionId, session.ownerId);
+          this.#ownersWithSessions.set(session.ownerId, true);
         }
       }
       return fetched;

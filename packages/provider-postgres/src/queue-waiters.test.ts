@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { QueueWaiters, type WaitScope } from './queue-waiters.js';
 
-const runtime = (owner: string): WaitScope => ({ key: 'default', sessionOwner: owner });
+const runtime = (owner: string): WaitScope => ({
+  key: 'default',
+  sessionOwner: owner,
+  sharesLooks: true,
+});
 
 function waitersOf(scopes: readonly WaitScope[]): { waiters: QueueWaiters; woken: string[] } {
   const waiters = new QueueWaiters();
@@ -17,12 +21,13 @@ describe('QueueWaiters', () => {
     const { waiters, woken } = waitersOf([
       runtime('a'),
       runtime('b'),
-      { key: 'gpu', sessionOwner: null },
+      { key: 'gpu', sessionOwner: null, sharesLooks: true },
     ]);
     waiters.wakeOnePerScope(1);
     expect(woken).toEqual(['0:default', '2:gpu']);
     waiters.wakeNext('default', 2);
     expect(woken).toEqual(['0:default', '2:gpu', '1:default']);
+    expect([waiters.lastWakeup('default'), waiters.lastWakeup('gpu')]).toEqual([2, 1]);
     expect(waiters.isEmpty).toBe(true);
   });
 

@@ -2,11 +2,14 @@
  * What an idle fetch can claim. Fetches with the same `key` (the same filters) can claim the
  * same messages, so waking one of them is as good as waking all; `sessionOwner` is the session
  * owner it claims for, the only one that can take messages of the sessions that owner holds.
+ * `sharesLooks` says that another fetch of the key finding nothing means there is nothing for
+ * this one either: false for an owner that holds sessions.
  * @internal
  */
 export interface WaitScope {
   readonly key: string;
   readonly sessionOwner: string | null;
+  readonly sharesLooks: boolean;
 }
 
 /** One idle fetch waiting on a queue. @internal */
@@ -30,6 +33,8 @@ export class QueueWaiters {
   readonly #scopes = new Set<string>();
   /** Per scope key, the number of the last wake-up that found nobody waiting. */
   readonly #pending = new Map<string, number>();
+  /** Per scope key, the number of the last numbered wake-up. */
+  readonly #lastWakeup = new Map<string, number>();
 
   /** Whether any fetch is waiting. */
   get isEmpty(): boolean {
@@ -70,9 +75,15 @@ export class QueueWaiters {
    * leaves that wake-up.
    */
   wakeNext(key: string, pendingAs: number | null): void {
+    if (pendingAs !== null) this.#lastWakeup.set(key, pendingAs);
     const waiter = this.#waiting.find((w) => w.scope.key === key);
     if (waiter !== undefined) this.#wake(waiter);
     else if (pendingAs !== null) this.#pending.set(key, pendingAs);
+  }
+
+  /** The number of the last numbered wake-up of scope `key`, 0 when none. */
+  lastWakeup(key: string): number {
+    return this.#lastWakeup.get(key) ?? 0;
   }
 
   /** Wakes the longest-waiting fetch that claims for session owner `owner`, if one waits. */

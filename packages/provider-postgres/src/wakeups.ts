@@ -7,6 +7,9 @@ import type { WakeupListener, WakeupSignal } from './wakeup-listener.js';
 /** How often a queue with idle fetches is polled while the listening connection is down, ms. */
 const FALLBACK_POLL_INTERVAL_MS = 100;
 
+/** How old another fetch's empty look may be for a long poll to wait on it, caller's clock ms. */
+const RECENT_LOOK_MS = 1_000;
+
 /** What {@link Wakeups} needs from its provider. @internal */
 export interface WakeupsOptions {
   /** Safety-net poll interval of a queue with idle fetches while notifications work, ms. */
@@ -32,6 +35,8 @@ export interface FetchMark {
 /** The timers and waiting fetches of one queue. */
 interface QueueState {
   readonly waiters: QueueWaiters;
+  /** Per scope key, the mark of the latest attempt that found nothing. */
+  readonly emptyLooks: Map<string, FetchMark>;
   readonly dueTimes: QueueDueTimesCache;
   poll: NodeJS.Timeout | null;
   due: { readonly atMs: number; readonly timer: NodeJS.Timeout } | null;
@@ -70,6 +75,7 @@ export class Wakeups {
     this.#options = options;
     const queueState = (queue: WakeupQueue): QueueState => ({
       waiters: new QueueWaiters(),
+      emptyLooks: new Map(),
       dueTimes: new QueueDueTimesCache({
         nowMs: options.nowMs,
         read: (sinceMs) => options.readDueTimes(queue, sinceMs),
@@ -92,6 +98,27 @@ export class Wakeups {
       wakeups: this.#wakeupCount,
       atMs: this.#options.nowMs(),
     };
+  }
+
+  /** Notes that a fetch of `scope` that took `mark` found nothing. */
+  foundNothing(queue: WakeupQueue, scope: WaitScope, mark: FetchMark): void {
+    const looks = this.#queues[queue].emptyLooks;
+    if ((looks.get(scope.key)?.atMs ?? -Infinity) < mark.atMs) looks.set(scope.key, mark);
+  }
+
+  /**
+   * The mark of another fetch's look at `queue` that found nothing for `scope`, when it is
+   * recent and nothing was announced for the scope since: a new long poll can wait from that
+   * mark instead of looking again (what arrived after it still wakes the wait). `null` when the
+   * fetch should look: the listener is down, the scope does not share looks, or there is news.
+   */
+  recentEmptyLook(queue: WakeupQueue, scope: WaitScope): FetchMark | null {
+    if (!scope.sharesLooks || this.#listener?.connected !== true) return null;
+    const state = this.#queues[queue];
+    const look = state.emptyLooks.get(scope.key);
+    if (look === undefined || look.generation !== this.#generation) return null;
+    if (look.atMs < this.#options.nowMs() - RECENT_LOOK_MS) return null;
+    return state.waiters.lastWakeup(scope.key) > look.wakeups ? null : look;
   }
 
   /** Notes that a message of `queue` becomes visible at `dueMs` (epoch ms). */
