@@ -33,8 +33,6 @@ export class QueueWaiters {
   readonly #scopes = new Set<string>();
   /** Per scope key, the number of the last wake-up that found nobody waiting. */
   readonly #pending = new Map<string, number>();
-  /** Per scope key, the number of the last numbered wake-up. */
-  readonly #lastWakeup = new Map<string, number>();
 
   /** Whether any fetch is waiting. */
   get isEmpty(): boolean {
@@ -75,15 +73,9 @@ export class QueueWaiters {
    * leaves that wake-up.
    */
   wakeNext(key: string, pendingAs: number | null): void {
-    if (pendingAs !== null) this.#lastWakeup.set(key, pendingAs);
     const waiter = this.#waiting.find((w) => w.scope.key === key);
     if (waiter !== undefined) this.#wake(waiter);
     else if (pendingAs !== null) this.#pending.set(key, pendingAs);
-  }
-
-  /** The number of the last numbered wake-up of scope `key`, 0 when none. */
-  lastWakeup(key: string): number {
-    return this.#lastWakeup.get(key) ?? 0;
   }
 
   /** Wakes the longest-waiting fetch that claims for session owner `owner`, if one waits. */

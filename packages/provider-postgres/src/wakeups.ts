@@ -107,18 +107,17 @@ export class Wakeups {
   }
 
   /**
-   * The mark of another fetch's look at `queue` that found nothing for `scope`, when it is
-   * recent and nothing was announced for the scope since: a new long poll can wait from that
-   * mark instead of looking again (what arrived after it still wakes the wait). `null` when the
-   * fetch should look: the listener is down, the scope does not share looks, or there is news.
+   * The mark of another fetch's recent look at `queue` that found nothing for `scope`: a new
+   * long poll can wait from that mark instead of looking again, since whatever was announced
+   * after it either woke a waiting fetch, which looks, or was left pending, which ends the wait
+   * at once (as does a due time or a lost listener since). `null` when the fetch should look:
+   * the listener is down, the scope does not share looks, or no recent look found nothing.
    */
   recentEmptyLook(queue: WakeupQueue, scope: WaitScope): FetchMark | null {
     if (!scope.sharesLooks || this.#listener?.connected !== true) return null;
-    const state = this.#queues[queue];
-    const look = state.emptyLooks.get(scope.key);
-    if (look === undefined || look.generation !== this.#generation) return null;
-    if (look.atMs < this.#options.nowMs() - RECENT_LOOK_MS) return null;
-    return state.waiters.lastWakeup(scope.key) > look.wakeups ? null : look;
+    const look = this.#queues[queue].emptyLooks.get(scope.key);
+    if (look === undefined || look.atMs < this.#options.nowMs() - RECENT_LOOK_MS) return null;
+    return look;
   }
 
   /** Notes that a message of `queue` becomes visible at `dueMs` (epoch ms). */
