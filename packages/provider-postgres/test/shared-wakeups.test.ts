@@ -72,7 +72,7 @@ async function settled(promise: Promise<unknown>): Promise<boolean> {
   return (await Promise.race([promise, sleep(0).then(() => pending)])) !== pending;
 }
 
-function activity(instance: string, id: number) {
+function activity(instance: string, id: number, sessionId?: string) {
   return {
     type: 'ActivityExecute',
     instance,
@@ -80,8 +80,11 @@ function activity(instance: string, id: number) {
     id,
     name: 'A',
     input: '{}',
+    ...(sessionId === undefined ? {} : { sessionId }),
   } as const;
 }
+
+const sessionOf = (ownerId: string) => ({ ownerId, lockTimeoutMs: 30_000 });
 
 describe('idle fetches that share one provider', () => {
   it('an empty notification costs one fetch, and a burst is claimed by as many fetches as items', async () => {
@@ -175,5 +178,24 @@ describe('idle fetches that share one provider', () => {
     await provider.enqueueForOrchestrator(startOrchestration('due-here'), 300);
     const found = await Promise.race(fetches);
     expect(found?.item.instance).toBe('due-here');
+  });
+
+  it('a message of a session another idle fetch holds wakes that fetch', async () => {
+    const provider = await database.newProvider(NEVER_POLL, 'session');
+    // Owner a claims the session's first activity, so the session is a's.
+    await provider.enqueueForWorker(activity('session', 1, 'cart'));
+    const first = await provider.fetchWorkItem(30_000, 0, sessionOf('a'), worker);
+    expect(first?.item).toMatchObject({ id: 1, sessionId: 'cart' });
+    await provider.ackWorkItem(first!.lockToken, null);
+
+    // b waits longest, so a notification alone would wake b, which cannot take a's message.
+    const fetchB = provider.fetchWorkItem(30_000, LONG_POLL_MS, sessionOf('b'), worker);
+    await listening(provider.schema);
+    await sleep(100);
+    const fetchA = provider.fetchWorkItem(30_000, LONG_POLL_MS, sessionOf('a'), worker);
+    await sleep(100);
+    await provider.enqueueForWorker(activity('session', 2, 'cart'));
+    expect((await fetchA)?.item).toMatchObject({ id: 2, sessionId: 'cart' });
+    expect(await settled(fetchB)).toBe(false);
   });
 });
