@@ -26,6 +26,7 @@ import {
   type WorkItem,
 } from '@duro/core';
 import { connectProvider, type ProviderConnection } from './connect.js';
+import { orchestrationScope, workScope } from './fetch-scopes.js';
 import { LockOwners } from './lock-owners.js';
 import { pollForWork } from './long-poll.js';
 import { abandonOrchestrationItem } from './operations/abandon-orchestration-item.js';
@@ -71,9 +72,13 @@ import {
   type ResolvedProviderOptions,
 } from './postgres-provider-options.js';
 import type { ProviderDatabase } from './provider-database.js';
+import { RecentMap } from './recent-map.js';
 import { wakeupChannel } from './wakeup-channel.js';
 import { WakeupListener } from './wakeup-listener.js';
 import { Wakeups } from './wakeups.js';
+
+/** How many sessions' owners (from this provider's own claims) are remembered. */
+const MAX_REMEMBERED_SESSIONS = 10_000;
 
 const PACKAGE_VERSION = (createRequire(import.meta.url)('../package.json') as { version: string })
   .version;
@@ -110,6 +115,10 @@ export class PostgresProvider implements Provider, ProviderAdmin {
   readonly #db: ProviderDatabase;
   readonly #wakeups: Wakeups;
   readonly #locks = new LockOwners();
+  /** The owner that last claimed each session's work through this provider. */
+  readonly #sessionOwners = new RecentMap<string, string>(MAX_REMEMBERED_SESSIONS);
+  /** The owners that claimed session work through this provider. */
+  readonly #ownersWithSessions = new RecentMap<string, true>(MAX_REMEMBERED_SESSIONS);
 
   private constructor(connection: ProviderConnection, options: ResolvedProviderOptions) {
     this.schema = connection.schema;
@@ -171,7 +180,8 @@ export class PostgresProvider implements Provider, ProviderAdmin {
     pollTimeoutMs: number,
     filter: DispatcherCapabilityFilter | null,
   ): Promise<FetchedOrchestrationItem | null> {
-    return pollForWork(this.#wakeups, 'orchestrator', pollTimeoutMs, async () => {
+    const scope = orchestrationScope(filter);
+    return pollForWork(this.#wakeups, 'orchestrator', scope, pollTimeoutMs, async () => {
       const result = await fetchOrchestrationItem(this.#db, lockTimeoutMs, filter);
       switch (result.kind) {
         case 'item':
@@ -208,6 +218,7 @@ export class PostgresProvider implements Provider, ProviderAdmin {
     for (const item of orchestratorItems) {
       if (item.type === 'TimerFired') this.#wakeups.noteDue('orchestrator', item.fireAtMs);
     }
+    for (const item of workerItems) this.#wakeSessionOwner(item);
   }
 
   async abandonOrchestrationItem(
@@ -252,6 +263,7 @@ export class PostgresProvider implements Provider, ProviderAdmin {
 
   async enqueueForWorker(item: WorkItem): Promise<void> {
     await enqueueWorkerWork(this.#db, item);
+    this.#wakeSessionOwner(item);
   }
 
   async fetchWorkItem(
@@ -261,10 +273,20 @@ export class PostgresProvider implements Provider, ProviderAdmin {
     tagFilter: TagFilter,
   ): Promise<FetchedWorkItem | null> {
     if (tagFilter.type === 'None') return null;
-    return pollForWork(this.#wakeups, 'worker', pollTimeoutMs, async () => {
+    const scope = workScope(
+      session,
+      tagFilter,
+      (owner) => this.#ownersWithSessions.get(owner) === true,
+    );
+    return pollForWork(this.#wakeups, 'worker', scope, pollTimeoutMs, async () => {
       const fetched = await fetchWorkItem(this.#db, lockTimeoutMs, session, tagFilter);
       if (fetched?.item.type === 'ActivityExecute') {
         this.#locks.remember(fetched.lockToken, fetched.item.instance);
+        const sessionId = fetched.item.sessionId;
+        if (sessionId !== undefined && session !== null) {
+          this.#sessionOwners.set(sessionId, session.ownerId);
+          this.#ownersWithSessions.set(session.ownerId, true);
+        }
       }
       return fetched;
     });
@@ -289,6 +311,16 @@ export class PostgresProvider implements Provider, ProviderAdmin {
     await abandonWorkItem(this.#db, lockToken, delayMs, ignoreAttempt, instance);
     this.#locks.forget(lockToken);
     if (delayMs !== null) this.#wakeups.noteDue('worker', this.#db.nowMs() + delayMs);
+  }
+
+  /**
+   * A notification wakes any one idle fetch, which cannot take a message of a session another
+   * owner holds; the owner's own fetch is woken as well when this provider knows it.
+   */
+  #wakeSessionOwner(item: WorkItem): void {
+    if (item.type !== 'ActivityExecute' || item.sessionId === undefined) return;
+    const owner = this.#sessionOwners.get(item.sessionId);
+    if (owner !== undefined) this.#wakeups.wakeSessionOwner('worker', owner);
   }
 
   // ----- Sessions -----
