@@ -2,6 +2,7 @@
 //! the JavaScript method and converts the result back.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::Duration;
 
 use duroxide::providers::{
@@ -10,6 +11,7 @@ use duroxide::providers::{
 };
 use duroxide::{Event, SystemStats};
 
+use super::claims::{fetch_or_give_back, Queue};
 use super::conversions::{
     activity_identifier_to_wire, capability_filter_to_wire, duration_ms, events_from_json, events_to_json,
     metadata_to_wire, session_to_wire, tag_filter_to_wire, u64_from_js, u64_to_js, work_item_from_json,
@@ -76,7 +78,9 @@ impl Provider for JsProvider {
             poll_timeout_ms: duration_ms(poll_timeout),
             filter: filter.map(capability_filter_to_wire),
         };
-        let Some(fetched) = call_js(&self.wire.fetch_orchestration_item, OP, args).await? else {
+        let wire = Arc::clone(&self.wire);
+        let fetch = async move { call_js(&wire.fetch_orchestration_item, OP, args).await };
+        let Some(fetched) = fetch_or_give_back(&self.wire, Queue::Orchestrator, OP, fetch).await? else {
             return Ok(None);
         };
         let item = orchestration_item_from_wire(OP, fetched.item)?;
@@ -175,7 +179,9 @@ impl Provider for JsProvider {
             session: session.map(session_to_wire),
             tag_filter: tag_filter_to_wire(tag_filter),
         };
-        let Some(fetched) = call_js(&self.wire.fetch_work_item, OP, args).await? else {
+        let wire = Arc::clone(&self.wire);
+        let fetch = async move { call_js(&wire.fetch_work_item, OP, args).await };
+        let Some(fetched) = fetch_or_give_back(&self.wire, Queue::Worker, OP, fetch).await? else {
             return Ok(None);
         };
         let item = work_item_from_json(OP, &fetched.item)?;
