@@ -19,6 +19,7 @@ import {
 import { asProviderError } from '../turn/turn-commit.js';
 import { builtinActivity } from './builtin-activities.js';
 import { sleepUnlessStopped, startRenewal } from './stoppable-wait.js';
+import type { AcknowledgeWorkItem } from './work-item-acks.js';
 
 /** What running one activity needs. @internal */
 export interface ActivityDependencies {
@@ -32,6 +33,8 @@ export interface ActivityDependencies {
   readonly stragglers: Set<Promise<unknown>>;
   /** Fires when shutdown's budget ran out: running activities give their locks back. */
   readonly halt: AbortSignal;
+  /** Acknowledges a finished activity (coalesced with others when the provider can). */
+  readonly acknowledge: AcknowledgeWorkItem;
 }
 
 type Finished =
@@ -170,7 +173,7 @@ export async function runActivity(deps: ActivityDependencies, run: FetchedActivi
       deps.stragglers.add(settled);
       void settled.finally(() => deps.stragglers.delete(settled));
     }
-    await deps.provider.ackWorkItem(lockToken, null).catch(() => undefined);
+    await deps.acknowledge(lockToken, null).catch(() => undefined);
   } finally {
     stopRenewal();
   }
@@ -272,7 +275,7 @@ async function ack(
   completion: WorkItem,
 ): Promise<boolean> {
   try {
-    await deps.provider.ackWorkItem(lockToken, completion);
+    await deps.acknowledge(lockToken, completion);
     return true;
   } catch (error) {
     deps.metrics.increment('activityAckFailures');
