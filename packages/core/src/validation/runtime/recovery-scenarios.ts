@@ -59,4 +59,41 @@ export function recoveryScenarios(providers: RuntimeScenarioProviders): void {
       await providers.destroyProvider?.(provider);
     }
   });
+
+  it('a runtime shut down with a batch of activities running hands every one of them over', async () => {
+    let firstRuns = 0;
+    const provider = await providers.createProvider();
+    const client = new Client(provider);
+    const fanOut = function* (ctx: OrchestrationContext): Generator<unknown, unknown, unknown> {
+      const results = yield* ctx.all([1, 2, 3].map((n) => ctx.scheduleActivity<number>('Work', n)));
+      return results.map((entry) => entry.ok);
+    };
+    const options = { ...SCENARIO_OPTIONS, workerConcurrency: 1, workerBatchSize: 3 };
+    const first = new Runtime(provider, options);
+    first.registerActivity('Work', async (ctx) => {
+      firstRuns += 1;
+      await new Promise<void>((resolve) =>
+        ctx.signal.addEventListener('abort', () => resolve(), { once: true }),
+      );
+      return -1;
+    });
+    first.registerOrchestration('FanOut', fanOut);
+    const second = new Runtime(provider, options);
+    second.registerActivity('Work', async (_ctx, n: number) => n * 10);
+    second.registerOrchestration('FanOut', fanOut);
+    try {
+      await first.start();
+      await client.startOrchestration('fan-out', 'FanOut');
+      const atOnce = provider.fetchWorkItems === undefined ? 1 : 3;
+      await eventually('the first runtime runs its activities', () => firstRuns === atOnce);
+      await first.shutdown(100);
+      await second.start();
+      expect(await client.waitForOrchestrationTyped('fan-out', 10_000)).toEqual([10, 20, 30]);
+      const history = await client.readExecutionHistory('fan-out', 1);
+      expect(history.filter((e) => e.kind === 'ActivityCompleted')).toHaveLength(3);
+    } finally {
+      await Promise.all([first.shutdown(100), second.shutdown(1_000)]);
+      await providers.destroyProvider?.(provider);
+    }
+  });
 }
