@@ -19,6 +19,7 @@ import {
 import { asProviderError } from '../turn/turn-commit.js';
 import { builtinActivity } from './builtin-activities.js';
 import { sleepUnlessStopped, startRenewal } from './stoppable-wait.js';
+import type { OrchestrationIdentities } from './orchestration-identities.js';
 import type { AcknowledgeWorkItem } from './work-item-acks.js';
 
 /** What running one activity needs. @internal */
@@ -35,6 +36,8 @@ export interface ActivityDependencies {
   readonly halt: AbortSignal;
   /** Acknowledges a finished activity (coalesced with others when the provider can). */
   readonly acknowledge: AcknowledgeWorkItem;
+  /** The orchestration each activity belongs to, for its context. */
+  readonly identities: OrchestrationIdentities;
 }
 
 type Finished =
@@ -210,27 +213,13 @@ async function activityContext(
   { item, attemptCount, workerId }: FetchedActivity,
   controller: AbortController,
 ): Promise<ActivityContext> {
-  let orchestrationName = 'unknown';
-  let orchestrationVersion = 'unknown';
-  try {
-    const history = await deps.provider.read(item.instance);
-    for (let index = history.length - 1; index >= 0; index -= 1) {
-      const kind = history[index]?.kind;
-      if (kind?.type === 'OrchestrationStarted') {
-        orchestrationName = kind.name;
-        orchestrationVersion = kind.version;
-        break;
-      }
-    }
-  } catch {
-    // The names are informational; the activity still runs.
-  }
+  const identity = await deps.identities.of(item.instance, item.executionId);
   return new ActivityContext(
     {
       instanceId: item.instance,
       executionId: item.executionId,
-      orchestrationName,
-      orchestrationVersion,
+      orchestrationName: identity.name,
+      orchestrationVersion: identity.version,
       activityName: item.name,
       activityId: item.id,
       workerId,

@@ -5,6 +5,7 @@ import { withLogFields } from '../logger.js';
 import { renewalIntervalMs } from '../runtime-options.js';
 import { SPAN_ATTRIBUTES, SPAN_NAMES } from '../runtime-tracing.js';
 import { runActivity, type ActivityDependencies } from './activity-execution.js';
+import { OrchestrationIdentities } from './orchestration-identities.js';
 import { runSlot } from './slot-loop.js';
 import { fetchUnlessStopped, sleepUnlessStopped } from './stoppable-wait.js';
 import { workItemAcknowledger } from './work-item-acks.js';
@@ -42,11 +43,15 @@ export class WorkerDispatcher {
   private readonly deps: ActivityDependencies;
 
   constructor(
-    deps: Omit<ActivityDependencies, 'acknowledge'>,
+    deps: Omit<ActivityDependencies, 'acknowledge' | 'identities'>,
     private readonly runtimeId: string,
     private readonly stop: AbortSignal,
   ) {
-    this.deps = { ...deps, acknowledge: workItemAcknowledger(deps.provider) };
+    this.deps = {
+      ...deps,
+      acknowledge: workItemAcknowledger(deps.provider),
+      identities: new OrchestrationIdentities(deps.provider),
+    };
   }
 
   /** Starts every slot and the session manager; resolves when all have stopped. */
