@@ -172,10 +172,12 @@ export function activityScenarios(providers: RuntimeScenarioProviders): void {
   it('a fan-out claimed by one worker slot runs at once and each completion is recorded once', async () => {
     let running = 0;
     let mostAtOnce = 0;
+    const seenBy: string[] = [];
     await withRuntime(
       providers,
       (rt) => {
-        rt.registerActivity('Square', async (_ctx, n: number) => {
+        rt.registerActivity('Square', async (ctx, n: number) => {
+          seenBy.push(`${ctx.orchestrationName}@${ctx.orchestrationVersion}`);
           running += 1;
           mostAtOnce = Math.max(mostAtOnce, running);
           await new Promise((resolve) => setTimeout(resolve, 50));
@@ -197,6 +199,9 @@ export function activityScenarios(providers: RuntimeScenarioProviders): void {
         const history = await client.readExecutionHistory('fan-out', 1);
         const completed = history.filter((event) => event.kind === 'ActivityCompleted');
         expect(completed.map((event) => event.sourceEventId).sort()).toEqual([2, 3, 4, 5, 6]);
+        expect(seenBy, 'each activity knows its orchestration').toEqual(
+          Array(5).fill('FanOut@1.0.0'),
+        );
         // One slot: only a provider that claims batches runs the five together.
         expect(mostAtOnce).toBe(provider.fetchWorkItems === undefined ? 1 : 5);
       },
