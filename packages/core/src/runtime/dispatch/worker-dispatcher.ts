@@ -8,7 +8,7 @@ import { runActivity, type ActivityDependencies } from './activity-execution.js'
 import { OrchestrationIdentities } from './orchestration-identities.js';
 import { runSlot } from './slot-loop.js';
 import { fetchUnlessStopped, sleepUnlessStopped } from './stoppable-wait.js';
-import { workItemAcknowledger } from './work-item-acks.js';
+import { WorkItemAcks } from './work-item-acks.js';
 
 /** Counts the distinct sessions this runtime serves (duroxide's `SessionTracker`). */
 class SessionTracker {
@@ -40,18 +40,16 @@ class SessionTracker {
  */
 export class WorkerDispatcher {
   private readonly sessions = new SessionTracker();
-  private readonly deps: ActivityDependencies;
+  private readonly deps: Omit<ActivityDependencies, 'acknowledge'>;
+  private readonly acks: WorkItemAcks;
 
   constructor(
     deps: Omit<ActivityDependencies, 'acknowledge' | 'identities'>,
     private readonly runtimeId: string,
     private readonly stop: AbortSignal,
   ) {
-    this.deps = {
-      ...deps,
-      acknowledge: workItemAcknowledger(deps.provider),
-      identities: new OrchestrationIdentities(deps.provider),
-    };
+    this.acks = new WorkItemAcks(deps.provider);
+    this.deps = { ...deps, identities: new OrchestrationIdentities(deps.provider) };
   }
 
   /** Starts every slot and the session manager; resolves when all have stopped. */
@@ -175,8 +173,10 @@ export class WorkerDispatcher {
         return;
       }
     }
-    const deps = {
+    const tracked = this.acks.track(item.instance, item.executionId);
+    const deps: ActivityDependencies = {
       ...this.deps,
+      acknowledge: tracked.acknowledge,
       logger: withLogFields(logger, {
         instanceId: item.instance,
         executionId: item.executionId,
@@ -200,6 +200,7 @@ export class WorkerDispatcher {
         runActivity(deps, { item, lockToken, attemptCount, workerId, span }),
       );
     } finally {
+      tracked.finish();
       if (sessionId !== undefined) this.sessions.leave(sessionId);
       deps.metrics.record(
         'duroxide_worker_dispatcher_execution_duration_ms',
