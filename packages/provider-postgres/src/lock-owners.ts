@@ -1,3 +1,5 @@
+import { RecentMap } from './recent-map.js';
+
 /** How many lock tokens a provider remembers; the oldest are forgotten first. */
 const MAX_REMEMBERED = 10_000;
 
@@ -9,15 +11,11 @@ const MAX_REMEMBERED = 10_000;
  * @internal
  */
 export class LockOwners {
-  readonly #instances = new Map<string, string>();
+  readonly #instances = new RecentMap<string, string>(MAX_REMEMBERED);
 
   /** Notes that `token` locks `instance`. */
   remember(token: string, instance: string): void {
     this.#instances.set(token, instance);
-    if (this.#instances.size > MAX_REMEMBERED) {
-      const oldest = this.#instances.keys().next();
-      if (oldest.done !== true) this.#instances.delete(oldest.value);
-    }
   }
 
   /** The instance `token` locks, when this provider handed it out. */

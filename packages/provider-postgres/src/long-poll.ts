@@ -1,3 +1,4 @@
+import type { WaitScope } from './queue-waiters.js';
 import type { WakeupQueue } from './wakeup-channel.js';
 import type { Wakeups } from './wakeups.js';
 
@@ -17,27 +18,41 @@ const MAX_IMMEDIATE_RETRIES = 10;
  * timeout of 0 (or less) it tries once and returns, like duroxide-pg. Otherwise, between
  * attempts it waits for a wake-up (see {@link Wakeups}) and returns `null` no earlier than the
  * timeout and no later than the timeout plus one attempt. A wait cut short by the provider
- * closing returns `null`.
+ * closing returns `null`. A claim wakes the next idle fetch of the same `scope`, which may find
+ * more. A long poll may skip its first look when another fetch of its scope just looked and
+ * nothing was announced since (see {@link Wakeups.recentEmptyLook}).
  * @internal
  */
 export async function pollForWork<T>(
   wakeups: Wakeups,
   queue: WakeupQueue,
+  scope: WaitScope,
   pollTimeoutMs: number,
   attempt: () => Promise<FetchAttempt<T>>,
 ): Promise<T | null> {
   const deadline = performance.now() + Math.max(0, pollTimeoutMs);
   let immediateRetries = 0;
+  // A long poll that arrives just after another fetch of its scope looked and found nothing,
+  // with nothing announced since, waits as if it had looked itself.
+  let mark = pollTimeoutMs > 0 ? wakeups.recentEmptyLook(queue, scope) : null;
   for (;;) {
-    const mark = wakeups.mark(queue);
-    const found = await attempt();
-    if (found === 'retry' && immediateRetries < MAX_IMMEDIATE_RETRIES) {
-      immediateRetries++;
-      continue;
+    if (mark === null) {
+      mark = wakeups.mark();
+      const found = await attempt();
+      if (found === 'retry' && immediateRetries < MAX_IMMEDIATE_RETRIES) {
+        immediateRetries++;
+        mark = null;
+        continue;
+      }
+      if (found !== null && found !== 'retry') {
+        wakeups.claimed(queue, scope);
+        return found;
+      }
+      if (found === null) wakeups.foundNothing(queue, scope, mark);
     }
-    if (found !== null && found !== 'retry') return found;
     if (performance.now() >= deadline) return null;
-    await wakeups.waitForWork(queue, mark, deadline);
+    await wakeups.waitForWork(queue, scope, mark, deadline);
+    mark = null;
     if (wakeups.closed || performance.now() >= deadline) return null;
   }
 }

@@ -45,11 +45,12 @@ export interface PostgresProviderOptions {
    */
   readonly migrateToVersion?: number;
   /**
-   * How often an idle fetch with a poll timeout looks at the queue even though no notification
-   * came and no delayed message it knows of is due, ms: the safety net for missed
-   * notifications and for timers other processes scheduled. While the listening connection is
-   * down, idle fetches poll at least every 100 ms.
-   * @default 1_000
+   * How often a queue with idle fetches is looked at even though no notification came and no
+   * delayed message this provider knows of is due, ms: the safety net for work that sends no
+   * notification (an expired lock, a delayed message another process scheduled). One fetch per
+   * queue (and filter) polls, however many fetches wait, and the queue's due times are read
+   * again. While the listening connection is down, the queue is polled at least every 100 ms.
+   * @default 5_000
    */
   readonly idlePollIntervalMs?: number;
   /**
@@ -76,6 +77,12 @@ function nonNegativeInteger(name: string, value: number | undefined, fallback: n
 }
 
 /**
+ * The default safety-net poll: an idle provider then sends, per queue, one fetch and one
+ * due-time read every 5 s, well under one query per second in all.
+ */
+const DEFAULT_IDLE_POLL_INTERVAL_MS = 5_000;
+
+/**
  * Applies the defaults and checks the values.
  * @throws {RangeError} naming the option when a number is negative, fractional, or (for
  * `poolSize` and `idlePollIntervalMs`) zero.
@@ -86,7 +93,7 @@ export function resolveProviderOptions(options: PostgresProviderOptions): Resolv
   const idlePollIntervalMs = nonNegativeInteger(
     'idlePollIntervalMs',
     options.idlePollIntervalMs,
-    1_000,
+    DEFAULT_IDLE_POLL_INTERVAL_MS,
   );
   if (poolSize === 0) throw new RangeError('poolSize must be at least 1');
   if (idlePollIntervalMs === 0) throw new RangeError('idlePollIntervalMs must be at least 1');

@@ -29,7 +29,9 @@ import {
   type WorkItemAckOutcome,
 } from '@duro/core';
 import { connectProvider, type ProviderConnection } from './connect.js';
+import { orchestrationScope, workScope } from './fetch-scopes.js';
 import { LockOwners } from './lock-owners.js';
+import type { WaitScope } from './queue-waiters.js';
 import { pollForWork } from './long-poll.js';
 import { abandonOrchestrationItem } from './operations/abandon-orchestration-item.js';
 import { abandonWorkItem } from './operations/abandon-work-item.js';
@@ -76,9 +78,13 @@ import {
   type ResolvedProviderOptions,
 } from './postgres-provider-options.js';
 import type { ProviderDatabase } from './provider-database.js';
+import { RecentMap } from './recent-map.js';
 import { wakeupChannel } from './wakeup-channel.js';
 import { WakeupListener } from './wakeup-listener.js';
 import { Wakeups } from './wakeups.js';
+
+/** How many sessions' owners (from this provider's own claims) are remembered. */
+const MAX_REMEMBERED_SESSIONS = 10_000;
 
 const PACKAGE_VERSION = (createRequire(import.meta.url)('../package.json') as { version: string })
   .version;
@@ -115,6 +121,10 @@ export class PostgresProvider implements Provider, ProviderAdmin {
   readonly #db: ProviderDatabase;
   readonly #wakeups: Wakeups;
   readonly #locks = new LockOwners();
+  /** The owner that last claimed each session's work through this provider. */
+  readonly #sessionOwners = new RecentMap<string, string>(MAX_REMEMBERED_SESSIONS);
+  /** The owners that claimed session work through this provider. */
+  readonly #ownersWithSessions = new RecentMap<string, true>(MAX_REMEMBERED_SESSIONS);
 
   private constructor(connection: ProviderConnection, options: ResolvedProviderOptions) {
     this.schema = connection.schema;
@@ -176,7 +186,8 @@ export class PostgresProvider implements Provider, ProviderAdmin {
     pollTimeoutMs: number,
     filter: DispatcherCapabilityFilter | null,
   ): Promise<FetchedOrchestrationItem | null> {
-    return pollForWork(this.#wakeups, 'orchestrator', pollTimeoutMs, async () => {
+    const scope = orchestrationScope(filter);
+    return pollForWork(this.#wakeups, 'orchestrator', scope, pollTimeoutMs, async () => {
       const result = await fetchOrchestrationItem(this.#db, lockTimeoutMs, filter);
       switch (result.kind) {
         case 'item':
@@ -213,6 +224,7 @@ export class PostgresProvider implements Provider, ProviderAdmin {
     for (const item of orchestratorItems) {
       if (item.type === 'TimerFired') this.#wakeups.noteDue('orchestrator', item.fireAtMs);
     }
+    for (const item of workerItems) this.#wakeSessionOwner(item);
   }
 
   async abandonOrchestrationItem(
@@ -257,6 +269,7 @@ export class PostgresProvider implements Provider, ProviderAdmin {
 
   async enqueueForWorker(item: WorkItem): Promise<void> {
     await enqueueWorkerWork(this.#db, item);
+    this.#wakeSessionOwner(item);
   }
 
   async fetchWorkItem(
@@ -266,9 +279,10 @@ export class PostgresProvider implements Provider, ProviderAdmin {
     tagFilter: TagFilter,
   ): Promise<FetchedWorkItem | null> {
     if (tagFilter.type === 'None') return null;
-    return pollForWork(this.#wakeups, 'worker', pollTimeoutMs, async () => {
+    const scope = this.#workScope(session, tagFilter);
+    return pollForWork(this.#wakeups, 'worker', scope, pollTimeoutMs, async () => {
       const fetched = await fetchWorkItem(this.#db, lockTimeoutMs, session, tagFilter);
-      if (fetched !== null) this.#rememberLock(fetched);
+      if (fetched !== null) this.#rememberLock(fetched, session);
       return fetched;
     });
   }
@@ -293,7 +307,8 @@ export class PostgresProvider implements Provider, ProviderAdmin {
   ): Promise<FetchedWorkItem[]> {
     requireWorkItemBatchLimits('fetch_work_items', maxItems, maxNewSessions);
     if (tagFilter.type === 'None') return [];
-    const fetched = await pollForWork(this.#wakeups, 'worker', pollTimeoutMs, async () => {
+    const scope = this.#workScope(session, tagFilter);
+    const fetched = await pollForWork(this.#wakeups, 'worker', scope, pollTimeoutMs, async () => {
       const batch = await fetchWorkItems(
         this.#db,
         lockTimeoutMs,
@@ -302,7 +317,7 @@ export class PostgresProvider implements Provider, ProviderAdmin {
         maxItems,
         maxNewSessions,
       );
-      for (const item of batch) this.#rememberLock(item);
+      for (const item of batch) this.#rememberLock(item, session);
       return batch.length > 0 ? batch : null;
     });
     return fetched ?? [];
@@ -321,9 +336,19 @@ export class PostgresProvider implements Provider, ProviderAdmin {
     return outcomes;
   }
 
-  #rememberLock(fetched: FetchedWorkItem): void {
-    if (fetched.item.type === 'ActivityExecute') {
-      this.#locks.remember(fetched.lockToken, fetched.item.instance);
+  /** Which idle fetches a claim or a notification for this worker fetch concerns. */
+  #workScope(session: SessionFetchConfig | null, tagFilter: TagFilter): WaitScope {
+    return workScope(session, tagFilter, (owner) => this.#ownersWithSessions.get(owner) === true);
+  }
+
+  /** Notes a claimed activity's instance, and its session's owner so a new message wakes it. */
+  #rememberLock(fetched: FetchedWorkItem, session: SessionFetchConfig | null): void {
+    if (fetched.item.type !== 'ActivityExecute') return;
+    this.#locks.remember(fetched.lockToken, fetched.item.instance);
+    const sessionId = fetched.item.sessionId;
+    if (sessionId !== undefined && session !== null) {
+      this.#sessionOwners.set(sessionId, session.ownerId);
+      this.#ownersWithSessions.set(session.ownerId, true);
     }
   }
 
@@ -341,6 +366,16 @@ export class PostgresProvider implements Provider, ProviderAdmin {
     await abandonWorkItem(this.#db, lockToken, delayMs, ignoreAttempt, instance);
     this.#locks.forget(lockToken);
     if (delayMs !== null) this.#wakeups.noteDue('worker', this.#db.nowMs() + delayMs);
+  }
+
+  /**
+   * A notification wakes any one idle fetch, which cannot take a message of a session another
+   * owner holds; the owner's own fetch is woken as well when this provider knows it.
+   */
+  #wakeSessionOwner(item: WorkItem): void {
+    if (item.type !== 'ActivityExecute' || item.sessionId === undefined) return;
+    const owner = this.#sessionOwners.get(item.sessionId);
+    if (owner !== undefined) this.#wakeups.wakeSessionOwner('worker', owner);
   }
 
   // ----- Sessions -----

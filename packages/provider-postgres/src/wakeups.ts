@@ -1,23 +1,22 @@
+import { QueueDueTimesCache } from './due-times.js';
 import type { QueueDueTimes } from './operations/read-queue-due-times.js';
+import { QueueWaiters, type Waiter, type WaitScope } from './queue-waiters.js';
 import type { WakeupQueue } from './wakeup-channel.js';
 import type { WakeupListener, WakeupSignal } from './wakeup-listener.js';
 
-/** How often an idle fetch polls while the listening connection is down, at most, ms. */
+/** How often a queue with idle fetches is polled while the listening connection is down, ms. */
 const FALLBACK_POLL_INTERVAL_MS = 100;
 
-/** How many due times this provider's own writes announced are kept per queue. */
-const MAX_NOTED_DUE_TIMES = 256;
-
-/** How long a noted due time is kept after it passed, ms: longer than any fetch attempt. */
-const NOTED_DUE_TIME_RETENTION_MS = 60_000;
+/** How old another fetch's empty look may be for a long poll to wait on it, caller's clock ms. */
+const RECENT_LOOK_MS = 1_000;
 
 /** What {@link Wakeups} needs from its provider. @internal */
 export interface WakeupsOptions {
-  /** Safety-net poll interval of an idle fetch while notifications work, ms. */
+  /** Safety-net poll interval of a queue with idle fetches while notifications work, ms. */
   readonly idlePollIntervalMs: number;
   /** The caller's clock, epoch ms, the clock of `visible_at`. */
   readonly nowMs: () => number;
-  /** Reads when the queue's delayed messages come due, for a fetch that looked at `sinceMs`. */
+  /** Reads when the queue's delayed messages come due, and which came due after `sinceMs`. */
   readonly readDueTimes: (queue: WakeupQueue, sinceMs: number) => Promise<QueueDueTimes>;
   /** Makes the listening connection, reporting to the given callback. */
   readonly createListener: (signal: (signal: WakeupSignal) => void) => WakeupListener;
@@ -25,36 +24,66 @@ export interface WakeupsOptions {
 
 /** Taken just before a fetch attempt; the wait that follows is relative to it. @internal */
 export interface FetchMark {
+  /** Counts the times every fetch was told to look again (notifications may have been lost). */
   readonly generation: number;
+  /** The number of the last wake-up (notification or claim) before the attempt. */
+  readonly wakeups: number;
   /** The caller's clock when the attempt started, epoch ms. */
   readonly atMs: number;
 }
 
-interface Waiter {
-  readonly queue: WakeupQueue;
-  readonly wake: () => void;
+/** The timers and waiting fetches of one queue. */
+interface QueueState {
+  readonly waiters: QueueWaiters;
+  /** Per scope key, the mark of the latest attempt that found nothing. */
+  readonly emptyLooks: Map<string, FetchMark>;
+  readonly dueTimes: QueueDueTimesCache;
+  poll: NodeJS.Timeout | null;
+  due: { readonly atMs: number; readonly timer: NodeJS.Timeout } | null;
 }
 
 /**
- * What an idle fetch waits for: a NOTIFY on its queue's channel (new work visible now), the
- * moment the earliest delayed message comes due (timers, delayed retries), or a slow safety-net
- * poll, whichever is first. Due times come from a database read at the start of each wait and
- * from this provider's own delayed writes. A fetch takes a {@link FetchMark} before it looks at
- * the queue, so a notification, or a message coming due, between its look and its wait still
- * wakes it.
+ * What an idle fetch waits for, shared by all idle fetches of a provider so that waiting costs
+ * the database (almost) nothing however many fetches wait:
+ *
+ * - a NOTIFY on the queue's channel wakes one waiting fetch per scope (see {@link WaitScope}),
+ *   and a fetch that claims something wakes the next one ({@link claimed}), so a burst spreads
+ *   across the fetches one claim at a time and an empty notification costs one fetch;
+ * - the earliest delayed message of the queue coming due wakes one fetch per scope; the due
+ *   times come from one read per queue, shared and kept until the next one passes, and from
+ *   this provider's own delayed writes ({@link noteDue});
+ * - one safety-net poll per queue (every `idlePollIntervalMs`, or 100 ms while the listening
+ *   connection is down) wakes one fetch per scope and refreshes the due times, for work that
+ *   came without a notification (expired locks, delayed messages other processes wrote).
+ *
+ * A fetch takes a {@link FetchMark} before it looks at the queue; a wake-up that finds no fetch
+ * of its scope waiting is left for the next one to wait, and a message that came due after the
+ * mark ends the wait at once, so nothing that arrives between a fetch's look and its wait is
+ * missed.
  * @internal
  */
 export class Wakeups {
   readonly #options: WakeupsOptions;
-  readonly #generations: Record<WakeupQueue, number> = { orchestrator: 0, worker: 0 };
-  /** Due times (epoch ms, ascending) announced by this provider's own writes. */
-  readonly #noted: Record<WakeupQueue, number[]> = { orchestrator: [], worker: [] };
-  readonly #waiters = new Set<Waiter>();
+  #generation = 0;
+  /** Numbers the notifications and claims, for {@link QueueWaiters.takePending}. */
+  #wakeupCount = 0;
+  readonly #queues: Record<WakeupQueue, QueueState>;
   #listener: WakeupListener | null = null;
   #closed = false;
 
   constructor(options: WakeupsOptions) {
     this.#options = options;
+    const queueState = (queue: WakeupQueue): QueueState => ({
+      waiters: new QueueWaiters(),
+      emptyLooks: new Map(),
+      dueTimes: new QueueDueTimesCache({
+        nowMs: options.nowMs,
+        read: (sinceMs) => options.readDueTimes(queue, sinceMs),
+      }),
+      poll: null,
+      due: null,
+    });
+    this.#queues = { orchestrator: queueState('orchestrator'), worker: queueState('worker') };
   }
 
   /** Whether {@link close} was called. */
@@ -62,68 +91,105 @@ export class Wakeups {
     return this.#closed;
   }
 
-  /** A mark to take just before a fetch attempt on `queue`. */
-  mark(queue: WakeupQueue): FetchMark {
-    return { generation: this.#generations[queue], atMs: this.#options.nowMs() };
+  /** A mark to take just before a fetch attempt. */
+  mark(): FetchMark {
+    return {
+      generation: this.#generation,
+      wakeups: this.#wakeupCount,
+      atMs: this.#options.nowMs(),
+    };
+  }
+
+  /** Notes that a fetch of `scope` that took `mark` found nothing. */
+  foundNothing(queue: WakeupQueue, scope: WaitScope, mark: FetchMark): void {
+    const looks = this.#queues[queue].emptyLooks;
+    if ((looks.get(scope.key)?.atMs ?? -Infinity) < mark.atMs) looks.set(scope.key, mark);
+  }
+
+  /**
+   * The mark of another fetch's recent look at `queue` that found nothing for `scope`: a new
+   * long poll can wait from that mark instead of looking again, since whatever was announced
+   * after it either woke a waiting fetch, which looks, or was left pending, which ends the wait
+   * at once (as does a due time or a lost listener since). `null` when the fetch should look:
+   * the listener is down, the scope does not share looks, or no recent look found nothing.
+   */
+  recentEmptyLook(queue: WakeupQueue, scope: WaitScope): FetchMark | null {
+    if (!scope.sharesLooks || this.#listener?.connected !== true) return null;
+    const look = this.#queues[queue].emptyLooks.get(scope.key);
+    if (look === undefined || look.atMs < this.#options.nowMs() - RECENT_LOOK_MS) return null;
+    return look;
   }
 
   /** Notes that a message of `queue` becomes visible at `dueMs` (epoch ms). */
   noteDue(queue: WakeupQueue, dueMs: number): void {
-    const nowMs = this.#options.nowMs();
-    if (dueMs <= nowMs) return;
-    const noted = this.#noted[queue].filter((t) => t > nowMs - NOTED_DUE_TIME_RETENTION_MS);
-    if (!noted.includes(dueMs)) noted.push(dueMs);
-    noted.sort((a, b) => a - b);
-    this.#noted[queue] = noted.slice(0, MAX_NOTED_DUE_TIMES);
-    // Waiters already asleep may have planned to wake later than this.
-    this.#wakeWaiters((w) => w.queue === queue);
+    const state = this.#queues[queue];
+    state.dueTimes.note(dueMs);
+    if (!state.waiters.isEmpty) this.#armDue(queue, dueMs);
+  }
+
+  /** A fetch of `scope` claimed something: more may be waiting, so the next fetch looks. */
+  claimed(queue: WakeupQueue, scope: WaitScope): void {
+    this.#queues[queue].waiters.wakeNext(scope.key, ++this.#wakeupCount);
+  }
+
+  /** Wakes a fetch of session owner `owner`, for a message of a session that owner holds. */
+  wakeSessionOwner(queue: WakeupQueue, owner: string): void {
+    this.#queues[queue].waiters.wakeSessionOwner(owner);
   }
 
   /**
-   * Resolves when work may have appeared on `queue` since `mark`, when a delayed message comes
-   * due, at the next safety-net poll, or at `deadline` (a `performance.now()` value), whichever
-   * comes first; also at once when the provider closes.
+   * Resolves when work may have appeared on `queue` for `scope` since `mark`, or at `deadline`
+   * (a `performance.now()` value), whichever comes first; also at once when the provider closes.
    */
-  async waitForWork(queue: WakeupQueue, mark: FetchMark, deadline: number): Promise<void> {
+  async waitForWork(
+    queue: WakeupQueue,
+    scope: WaitScope,
+    mark: FetchMark,
+    deadline: number,
+  ): Promise<void> {
     if (this.#closed) return;
     const listener = this.#startListener();
-    if (this.#generations[queue] !== mark.generation) return;
-    const read = await this.#options.readDueTimes(queue, mark.atMs).catch(
-      // Unknown until the next wait; the safety-net poll still runs, and a fetch that fails for
-      // the same reason reports it to the caller.
-      (): QueueDueTimes => ({ nextMs: null, dueSince: false }),
-    );
-    if (this.#closed || this.#generations[queue] !== mark.generation || read.dueSince) return;
-
-    const nowMs = this.#options.nowMs();
-    const noted = this.#noted[queue];
-    if (noted.some((t) => t > mark.atMs && t <= nowMs)) return;
-    const dueMs = Math.min(read.nextMs ?? Infinity, noted.find((t) => t > nowMs) ?? Infinity);
-
-    const now = performance.now();
-    const pollMs = listener.connected
-      ? this.#options.idlePollIntervalMs
-      : Math.min(this.#options.idlePollIntervalMs, FALLBACK_POLL_INTERVAL_MS);
-    const wakeAt = Math.min(deadline, now + pollMs, now + (dueMs - nowMs));
+    const state = this.#queues[queue];
+    const lookAgain = (): boolean =>
+      this.#closed ||
+      this.#generation !== mark.generation ||
+      state.waiters.takePending(scope.key, mark.wakeups);
+    if (lookAgain()) return;
+    const known = await state.dueTimes.current();
+    if (lookAgain() || state.dueTimes.cameDueSince(mark.atMs, known)) return;
 
     await new Promise<void>((resolve) => {
       const waiter: Waiter = {
-        queue,
+        scope,
         wake: () => {
           clearTimeout(timer);
-          this.#waiters.delete(waiter);
           resolve();
         },
       };
-      const timer = setTimeout(waiter.wake, Math.max(0, wakeAt - now));
-      this.#waiters.add(waiter);
+      const timer = setTimeout(
+        () => {
+          state.waiters.remove(waiter);
+          resolve();
+        },
+        Math.max(0, deadline - performance.now()),
+      );
+      state.waiters.add(waiter);
+      this.#armPoll(queue, listener);
+      const dueMs = state.dueTimes.nextDueMs(known);
+      if (dueMs !== null) this.#armDue(queue, dueMs);
     });
   }
 
   /** Wakes every waiter and stops listening; later waits return at once. */
   async close(): Promise<void> {
     this.#closed = true;
-    this.#wakeWaiters(() => true);
+    for (const state of Object.values(this.#queues)) {
+      if (state.poll !== null) clearTimeout(state.poll);
+      if (state.due !== null) clearTimeout(state.due.timer);
+      state.poll = null;
+      state.due = null;
+      state.waiters.wakeAll();
+    }
     await this.#listener?.close();
   }
 
@@ -134,13 +200,44 @@ export class Wakeups {
   }
 
   #onSignal(signal: WakeupSignal): void {
-    for (const queue of ['orchestrator', 'worker'] as const) {
-      if (signal === 'all' || signal === queue) this.#generations[queue]++;
+    if (signal !== 'all') {
+      this.#queues[signal].waiters.wakeOnePerScope(++this.#wakeupCount);
+      return;
     }
-    this.#wakeWaiters((w) => signal === 'all' || w.queue === signal);
+    // Notifications may have been missed, and the poll interval depends on the connection.
+    this.#generation++;
+    for (const state of Object.values(this.#queues)) {
+      if (state.poll !== null) clearTimeout(state.poll);
+      state.poll = null;
+      state.waiters.wakeAll();
+    }
   }
 
-  #wakeWaiters(which: (waiter: Waiter) => boolean): void {
-    for (const waiter of [...this.#waiters]) if (which(waiter)) waiter.wake();
+  #armPoll(queue: WakeupQueue, listener: WakeupListener): void {
+    const state = this.#queues[queue];
+    if (state.poll !== null || this.#closed) return;
+    const intervalMs = listener.connected
+      ? this.#options.idlePollIntervalMs
+      : Math.min(this.#options.idlePollIntervalMs, FALLBACK_POLL_INTERVAL_MS);
+    state.poll = setTimeout(() => {
+      state.poll = null;
+      state.dueTimes.invalidate();
+      state.waiters.wakeOnePerScope(null);
+      if (!state.waiters.isEmpty) this.#armPoll(queue, listener);
+    }, intervalMs);
+  }
+
+  #armDue(queue: WakeupQueue, dueMs: number): void {
+    const state = this.#queues[queue];
+    if (this.#closed || (state.due !== null && state.due.atMs <= dueMs)) return;
+    if (state.due !== null) clearTimeout(state.due.timer);
+    const timer = setTimeout(
+      () => {
+        state.due = null;
+        state.waiters.wakeOnePerScope(null);
+      },
+      Math.max(0, dueMs - this.#options.nowMs()),
+    );
+    state.due = { atMs: dueMs, timer };
   }
 }

@@ -31,6 +31,7 @@ import {
   slotsText,
   type BenchReport,
   type CellResult,
+  type IdleResult,
   type PgbenchResult,
 } from './report.js';
 import { runRustCell } from './rust-cell.js';
@@ -86,13 +87,17 @@ async function runCells(
           futureTimers: options.futureTimers,
           schema: `duro_bench_${runtime}`,
         };
-        const figures = summarise(await RUNNERS[runtime](url, db, plan), options.warmup);
+        const samples = await RUNNERS[runtime](url, db, plan);
+        const figures = summarise(samples, options.warmup);
         const cell: CellResult = {
           workload: workload.name,
           slots,
           runtime,
           inFlight: plan.inFlight,
           figures,
+          ...(samples.statementsPerOrchestration === undefined
+            ? {}
+            : { statementsPerOrchestration: samples.statementsPerOrchestration }),
         };
         console.error(
           `${workload.name} ${slotsText(slots)} ${runtime}: ${figures.orchestrationsPerSecond.toFixed(1)} orch/s, ` +
@@ -129,15 +134,12 @@ async function main(options: BenchOptions): Promise<void> {
     try {
       const cells = await runCells(url, db, options);
       const plan = duroFanOutPlan(options);
-      const idle =
-        options.idleSeconds === 0
-          ? null
-          : await measureIdleWorker(
-              url,
-              db,
-              { ...plan, slots: { orchestration: 1, worker: 1 } },
-              options.idleSeconds,
-            );
+      const idle: IdleResult[] = [];
+      if (options.idleSeconds > 0) {
+        for (const slots of options.idleSlots) {
+          idle.push(await measureIdleWorker(url, db, { ...plan, slots }, options.idleSeconds));
+        }
+      }
       const soaked =
         options.soakSeconds === 0 ? null : await soak(url, db, plan, options.soakSeconds);
       const report: BenchReport = {

@@ -4,6 +4,7 @@ import type { CellPlan } from './cell-plan.js';
 import { CompletionTracker } from './completion-tracker.js';
 import type { BenchDatabase } from './database.js';
 import { keepInFlight } from './keep-in-flight.js';
+import { labelledRates, QueryCounter } from './query-counter.js';
 import type { CellSamples, InstanceTiming } from './samples.js';
 
 /** A duro runtime serving one workload on a fresh schema, with a client to start instances. */
@@ -78,9 +79,12 @@ export async function runDuroCell(
   db: BenchDatabase,
   plan: CellPlan,
 ): Promise<CellSamples> {
+  const counter = QueryCounter.install();
   let before = { commits: 0, rollbacks: 0 };
+  let labelledBefore = new Map<string, number>();
   const duro = await DuroBenchRuntime.start(url, db, plan, async () => {
     before = await db.transactionCounts();
+    labelledBefore = counter.labelled();
   });
   let timings: InstanceTiming[];
   let activityAcks: number;
@@ -92,11 +96,13 @@ export async function runDuroCell(
   } finally {
     await duro.stop();
   }
+  const statements = labelledRates(labelledBefore, counter.labelled(), timings.length);
   const after = await db.transactionCounts();
   await db.dropSchema(plan.schema);
   return {
     timings,
     activityAcks,
+    statementsPerOrchestration: statements,
     commits: after.commits - before.commits,
     rollbacks: after.rollbacks - before.rollbacks,
   };

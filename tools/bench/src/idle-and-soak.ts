@@ -40,6 +40,7 @@ export async function measureIdleWorker(
   await db.dropSchema(plan.schema);
   const transactions = after.commits + after.rollbacks - before.commits - before.rollbacks;
   return {
+    slots: plan.slots,
     seconds,
     queriesPerSecond: queries / seconds,
     transactionsPerSecond: transactions / (lifeMs / 1000),

@@ -28,6 +28,8 @@ export interface BenchOptions {
   readonly pgbenchSeconds: number;
   /** Seconds an idle duro worker is watched; 0 skips the idle measurement. */
   readonly idleSeconds: number;
+  /** The slots of each idle worker watched, one after another. */
+  readonly idleSlots: readonly Slots[];
   /** Seconds of the fan-out-5 soak that samples the worker's RSS; 0 skips it. */
   readonly soakSeconds: number;
   readonly jsonFile: string | null;
@@ -46,6 +48,7 @@ export const USAGE = `usage: duro-bench [options]
   --future-timers N      future timers queued in each cell's schema first (default 0)
   --pgbench-seconds N    pgbench seconds per client count, 0 to skip (default 10)
   --idle-seconds N       watch an idle duro worker's queries for N s, 0 to skip (default 0)
+  --idle-slots LIST      the idle workers' dispatcher:worker slots, default 1:1
   --soak-seconds N       fan-out-5 soak sampling the worker's RSS, 0 to skip (default 0)
   --json FILE            write every figure as JSON
   --chart FILE           write an SVG chart of orchestrations/s
@@ -70,17 +73,17 @@ const list = (text: string): string[] =>
     .map((part) => part.trim())
     .filter((part) => part !== '');
 
-function parseSlots(text: string): Slots[] {
+function parseSlots(text: string, flag: string): Slots[] {
   return list(text).map((pair) => {
     const match = /^(\d+):(\d+)$/.exec(pair);
     if (match === null) {
       throw new UsageError(
-        `--slots takes dispatcher:worker pairs such as 2:2, got ${JSON.stringify(pair)}`,
+        `--${flag} takes dispatcher:worker pairs such as 2:2, got ${JSON.stringify(pair)}`,
       );
     }
     return {
-      orchestration: integer('slots', match[1] ?? '', 1),
-      worker: integer('slots', match[2] ?? '', 1),
+      orchestration: integer(flag, match[1] ?? '', 1),
+      worker: integer(flag, match[2] ?? '', 1),
     };
   });
 }
@@ -120,6 +123,7 @@ export function parseBenchArgs(
         'future-timers': { type: 'string', default: '0' },
         'pgbench-seconds': { type: 'string', default: '10' },
         'idle-seconds': { type: 'string', default: '0' },
+        'idle-slots': { type: 'string', default: '1:1' },
         'soak-seconds': { type: 'string', default: '0' },
         json: { type: 'string' },
         chart: { type: 'string' },
@@ -136,10 +140,18 @@ export function parseBenchArgs(
   } catch (error) {
     throw new UsageError(`--workloads: ${(error as Error).message}`);
   }
-  const slots = parseSlots(values.slots);
+  const slots = parseSlots(values.slots, 'slots');
+  const idleSlots = parseSlots(values['idle-slots'], 'idle-slots');
   const runtimes = parseRuntimes(values.runtimes);
-  if (workloads.length === 0 || slots.length === 0 || runtimes.length === 0) {
-    throw new UsageError('--workloads, --slots and --runtimes must each name at least one');
+  if (
+    workloads.length === 0 ||
+    slots.length === 0 ||
+    runtimes.length === 0 ||
+    idleSlots.length === 0
+  ) {
+    throw new UsageError(
+      '--workloads, --slots, --idle-slots and --runtimes must each name at least one',
+    );
   }
   const url = values['database-url'] ?? env.DATABASE_URL?.trim();
   return {
@@ -154,6 +166,7 @@ export function parseBenchArgs(
     futureTimers: integer('future-timers', values['future-timers'], 0),
     pgbenchSeconds: integer('pgbench-seconds', values['pgbench-seconds'], 0),
     idleSeconds: integer('idle-seconds', values['idle-seconds'], 0),
+    idleSlots,
     soakSeconds: integer('soak-seconds', values['soak-seconds'], 0),
     jsonFile: values.json ?? null,
     chartFile: values.chart ?? null,

@@ -9,6 +9,8 @@ export interface CellResult {
   readonly runtime: RuntimeName;
   readonly inFlight: number;
   readonly figures: CellFigures;
+  /** Statements sent per orchestration, by what they do; measured for duro only. */
+  readonly statementsPerOrchestration?: Readonly<Record<string, number>>;
 }
 
 export interface PgbenchResult {
@@ -25,12 +27,13 @@ export interface BenchReport {
   readonly futureTimers: number;
   readonly pgbench: readonly PgbenchResult[];
   readonly cells: readonly CellResult[];
-  readonly idle: IdleResult | null;
+  readonly idle: readonly IdleResult[];
   readonly soak: SoakResult | null;
 }
 
 /** Queries an idle duro worker sent. */
 export interface IdleResult {
+  readonly slots: Slots;
   readonly seconds: number;
   /** Counted by the bench around `pg.Client#query`, the LISTEN connection included. */
   readonly queriesPerSecond: number;
@@ -129,11 +132,22 @@ export function formatReport(report: BenchReport): string {
       ]),
     );
   }
-  if (report.idle !== null) {
-    const idle = report.idle;
+  const counted = report.cells.filter((cell) => cell.statementsPerOrchestration !== undefined);
+  if (counted.length > 0) {
+    lines.push('', '## duro statements per orchestration', '');
+    for (const cell of counted) {
+      const rates = Object.entries(cell.statementsPerOrchestration ?? {});
+      const total = rates.reduce((sum, [, rate]) => sum + rate, 0);
+      const parts = rates.map(([label, rate]) => `${label} ${fixed(rate, 2)}`).join(', ');
+      lines.push(
+        `- ${cell.workload} ${slotsText(cell.slots)}: ${fixed(total, 1)} in all: ${parts}`,
+      );
+    }
+  }
+  for (const idle of report.idle) {
     lines.push(
       '',
-      `## Idle duro worker (${idle.seconds} s, 1:1 slots)`,
+      `## Idle duro worker (${idle.seconds} s, ${slotsText(idle.slots)} slots)`,
       '',
       `- queries sent: ${fixed(idle.queriesPerSecond, 2)}/s`,
       `- server transactions: ${fixed(idle.transactionsPerSecond, 2)}/s`,

@@ -15,6 +15,8 @@ export interface CellSamples {
   /** Transactions the server committed (and rolled back) over the whole cell. */
   readonly commits: number;
   readonly rollbacks: number;
+  /** Statements sent per orchestration, by what they do (warm-up included); duro only. */
+  readonly statementsPerOrchestration?: Readonly<Record<string, number>>;
 }
 
 /** The figures of one cell. */

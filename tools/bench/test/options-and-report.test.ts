@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseBenchArgs, UsageError } from '../src/options.js';
+import { labelledRates, queryLabel } from '../src/query-counter.js';
 import { formatReport, type BenchReport } from '../src/report.js';
 import { summarise } from '../src/samples.js';
 
@@ -46,6 +47,9 @@ describe('parseBenchArgs', () => {
       /--instances must be an integer >= 1/,
     );
     expect(() => parseBenchArgs(['--workloads', 'nope'], {})).toThrow(/unknown workload "nope"/);
+    expect(() => parseBenchArgs(['--idle-slots', '4'], {})).toThrow(
+      /--idle-slots takes dispatcher:worker pairs/,
+    );
     expect(() => parseBenchArgs(['--runtimes', 'go'], {})).toThrow(UsageError);
     expect(() => parseBenchArgs(['--frobnicate'], {})).toThrow(UsageError);
   });
@@ -92,7 +96,7 @@ describe('formatReport', () => {
           figures: figures(15),
         },
       ],
-      idle: null,
+      idle: [],
       soak: null,
     };
     const text = formatReport(report);
@@ -104,6 +108,34 @@ describe('formatReport', () => {
     expect(text).toContain(
       '| fan-out-5 | 1:1 | rust | 20 | 15.0 | 75.0 | 5.0 | 8.0 | 9.0 | 12.0 |  |',
     );
+  });
+});
+
+describe('queryLabel', () => {
+  it('names a query by the procedure it calls, else the table it reads, else its verb', () => {
+    expect(
+      queryLabel({
+        name: 'duro_fetch_orch_x',
+        text: 'SELECT * FROM "x".fetch_orchestration_item($1)',
+      }),
+    ).toBe('fetch_orchestration_item');
+    expect(queryLabel('SELECT (SELECT 1 FROM "x".worker_queue q) AS next_ms')).toBe(
+      'read worker_queue',
+    );
+    expect(queryLabel('LISTEN duro_orch_x')).toBe('LISTEN');
+  });
+
+  it('divides the counts added between two readings', () => {
+    const rates = labelledRates(
+      new Map([['a', 2]]),
+      new Map([
+        ['a', 12],
+        ['b', 30],
+        ['c', 4],
+      ]),
+      10,
+    );
+    expect(rates).toEqual({ b: 3, a: 1, c: 0.4 });
   });
 });
 

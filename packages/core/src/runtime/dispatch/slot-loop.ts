@@ -1,5 +1,5 @@
 import type { Logger } from '../logger.js';
-import { asProviderError } from '../turn/turn-commit.js';
+import { asProviderError } from '../provider-retry.js';
 import { sleepUnlessStopped } from './stoppable-wait.js';
 
 /** Backoff after a failed fetch: 100·2^n ms up to 3 s for retryable errors, else 100 ms. */

@@ -5,8 +5,9 @@ import type { WorkItem } from '../../model/work-item.js';
 import type { ExecutionMetadata } from '../../provider/execution-metadata.js';
 import type { ScheduledActivityIdentifier } from '../../provider/orchestration-item.js';
 import type { Provider } from '../../provider/provider.js';
-import { ProviderError } from '../../provider/provider-error.js';
+import type { ProviderError } from '../../provider/provider-error.js';
 import type { Logger } from '../logger.js';
+import { callWithRetries } from '../provider-retry.js';
 import type { RuntimeMetrics } from '../runtime-metrics.js';
 import type { RuntimeTracing } from '../runtime-tracing.js';
 import type { OrchestrationRegistry } from '../registry.js';
@@ -68,12 +69,10 @@ export function metadataFromDelta(delta: readonly Event[]): ExecutionMetadata {
   return metadata;
 }
 
-const ACK_RETRIES = 5;
-
 /**
- * Acknowledges a turn, retrying retryable provider errors with 10 ms doubling backoff (five
- * times, as duroxide); a permanent error is returned at once so the caller can record the
- * failure. After the retries the lock is abandoned. Every failed ack counts in `orchAckFailures`.
+ * Acknowledges a turn, retrying retryable provider errors (see {@link callWithRetries}); a
+ * permanent error is returned at once so the caller can record the failure. After the retries
+ * the lock is abandoned. Every failed ack counts in `orchAckFailures`.
  * @returns `null` when committed, else the last error.
  * @internal
  */
@@ -82,38 +81,27 @@ export async function ackTurn(
   lockToken: string,
   commit: TurnCommit,
 ): Promise<ProviderError | null> {
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      await deps.provider.ackOrchestrationItem(
-        lockToken,
-        commit.executionId,
-        commit.delta,
-        commit.workerItems,
-        commit.orchestratorItems,
-        commit.metadata,
-        commit.cancelledActivities,
-      );
-      return null;
-    } catch (error) {
-      const failure = asProviderError('ack_orchestration_item', error);
-      if (!failure.retryable) {
-        deps.metrics.increment('orchAckFailures');
-        return failure;
-      }
-      if (attempt >= ACK_RETRIES) {
-        deps.metrics.increment('orchAckFailures');
-        deps.logger.warn(
-          {
-            error: failure.message,
-          },
-          'Failed to ack_orchestration_item after max retries',
-        );
-        await abandonQuietly(deps, lockToken, 50);
-        return failure;
-      }
-      await sleep(10 * 2 ** attempt);
-    }
+  const failure = await callWithRetries('ack_orchestration_item', () =>
+    deps.provider.ackOrchestrationItem(
+      lockToken,
+      commit.executionId,
+      commit.delta,
+      commit.workerItems,
+      commit.orchestratorItems,
+      commit.metadata,
+      commit.cancelledActivities,
+    ),
+  );
+  if (failure === null) return null;
+  deps.metrics.increment('orchAckFailures');
+  if (failure.retryable) {
+    deps.logger.warn(
+      { error: failure.message },
+      'Failed to ack_orchestration_item after max retries',
+    );
+    await abandonQuietly(deps, lockToken, 50);
   }
+  return failure;
 }
 
 /** Abandons a lock, logging instead of throwing (the lock also expires by itself). */
@@ -132,21 +120,6 @@ export async function abandonQuietly(
       'abandon_orchestration_item failed; the lock will expire',
     );
   }
-}
-
-/** Any thrown value as a `ProviderError` (a bare error counts as retryable, as duroxide's). */
-export function asProviderError(operation: string, error: unknown): ProviderError {
-  if (ProviderError.isInstance(error)) return error;
-  return ProviderError.retryable(
-    operation,
-    error instanceof Error ? error.message : String(error),
-    { cause: error },
-  );
-}
-
-/** Resolves after `ms` milliseconds. */
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** The parent execution a child's result goes to: the stamped one, else the parent's latest. */

@@ -10,8 +10,9 @@ export function eventScenarios(providers: RuntimeScenarioProviders): void {
         rt.registerActivity('Ready', async () => 'ready');
         rt.registerOrchestration('Approvals', function* (ctx) {
           yield ctx.scheduleActivity('Ready');
-          ctx.setCustomStatus('waiting');
+          ctx.setCustomStatus('waiting for the first');
           const first = yield* ctx.waitForEvent<{ by: string }>('approve');
+          ctx.setCustomStatus('waiting for the second');
           const second = yield* ctx.waitForEvent<string>('approve');
           return { first, second };
         });
@@ -19,9 +20,12 @@ export function eventScenarios(providers: RuntimeScenarioProviders): void {
       async ({ client }) => {
         await client.raiseEvent('approvals', 'approve', 'too early');
         await client.startOrchestration('approvals', 'Approvals');
-        await client.waitForStatusChange('approvals', 0, 10, 10_000);
+        const waiting = await client.waitForStatusChange('approvals', 0, 10, 10_000);
         await client.raiseEvent('approvals', 'approve', { by: 'alice' });
         await client.raiseEvent('approvals', 'unrelated', 1);
+        // Each event needs its wait recorded first: one that lands in the same turn as the event
+        // for the wait before it finds no open wait and is dropped, as in duroxide.
+        await client.waitForStatusChange('approvals', waiting.customStatusVersion, 10, 10_000);
         await client.raiseEvent('approvals', 'approve', 'bob');
         expect(await client.waitForOrchestrationTyped('approvals', 10_000)).toEqual({
           first: { by: 'alice' },

@@ -1,8 +1,43 @@
 import { expect, it } from 'vitest';
 import { Runtime } from '../../runtime/runtime.js';
 import { Client } from '../../client/client.js';
+import { ClientError } from '../../client/client-error.js';
+import type { Provider } from '../../provider/provider.js';
+import { ProviderError } from '../../provider/provider-error.js';
 import type { OrchestrationContext } from '../../runtime/replay/orchestration-context.js';
-import { SCENARIO_OPTIONS, eventually, type RuntimeScenarioProviders } from './scenario-harness.js';
+import {
+  SCENARIO_OPTIONS,
+  eventually,
+  withRuntime,
+  type RuntimeScenarioProviders,
+} from './scenario-harness.js';
+
+/** `provider`, except that calls to `method` first throw whatever `failures` hands out. */
+function withFailures(
+  provider: Provider,
+  method: 'read' | 'ackWorkItem',
+  failures: () => ProviderError | null,
+): Provider {
+  return new Proxy(provider, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== 'function') return value;
+      const bound = (value as (...args: unknown[]) => Promise<unknown>).bind(target);
+      if (property !== method) return bound;
+      return async (...args: unknown[]) => {
+        const failure = failures();
+        if (failure !== null) throw failure;
+        return bound(...args);
+      };
+    },
+  });
+}
+
+/** Hands out `failure` for the first `times` calls, then nothing. */
+function failFirst(times: number, failure: ProviderError): () => ProviderError | null {
+  let left = times;
+  return () => (left-- > 0 ? failure : null);
+}
 
 /** Scenarios about shutdown and a second runtime taking over. */
 export function recoveryScenarios(providers: RuntimeScenarioProviders): void {
@@ -93,6 +128,71 @@ export function recoveryScenarios(providers: RuntimeScenarioProviders): void {
       expect(history.filter((e) => e.kind === 'ActivityCompleted')).toHaveLength(3);
     } finally {
       await Promise.all([first.shutdown(100), second.shutdown(1_000)]);
+      await providers.destroyProvider?.(provider);
+    }
+  });
+
+  it("a client's wait outlives reads that fail with a retryable provider error, and stops at a permanent one", async () => {
+    await withRuntime(
+      providers,
+      (rt) => {
+        rt.registerActivity('Echo', async (_ctx, input: string) => input);
+        rt.registerOrchestration('EchoOnce', function* (ctx, input: string) {
+          const echoed: unknown = yield ctx.scheduleActivity('Echo', input);
+          return echoed;
+        });
+      },
+      async ({ provider }) => {
+        const failures = failFirst(3, ProviderError.retryable('read', 'connection terminated'));
+        const flaky = new Client(withFailures(provider, 'read', failures));
+        await flaky.startOrchestration('echo-once', 'EchoOnce', 'hello');
+        expect(await flaky.waitForOrchestrationTyped('echo-once', 10_000)).toBe('hello');
+        expect(failures()).toBeNull();
+
+        const waitFailure = (failure: ProviderError, timeoutMs: number): Promise<unknown> =>
+          new Client(withFailures(provider, 'read', () => failure))
+            .waitForOrchestration('echo-once', timeoutMs)
+            .catch((e: unknown) => e);
+        const failure = await waitFailure(
+          ProviderError.permanent('read', 'history undecodable'),
+          10_000,
+        );
+        expect(ClientError.isInstance(failure) && failure.kind).toBe('Provider');
+        expect(String(failure)).toContain('history undecodable');
+        const lastFailure = await waitFailure(
+          ProviderError.retryable('read', 'server unreachable'),
+          200,
+        );
+        expect(String(lastFailure)).toContain('server unreachable');
+      },
+    );
+  });
+
+  it('an activity whose ack fails with a retryable error is acknowledged on a retry, not run again', async () => {
+    const provider = await providers.createProvider();
+    const client = new Client(provider);
+    const failures = failFirst(
+      2,
+      ProviderError.retryable('ack_work_item', 'connection terminated'),
+    );
+    const runtime = new Runtime(withFailures(provider, 'ackWorkItem', failures), SCENARIO_OPTIONS);
+    let runs = 0;
+    runtime.registerActivity('Count', async () => {
+      runs += 1;
+      return runs;
+    });
+    runtime.registerOrchestration('CountOnce', function* (ctx) {
+      const counted: unknown = yield ctx.scheduleActivity('Count');
+      return counted;
+    });
+    try {
+      await runtime.start();
+      await client.startOrchestration('count-once', 'CountOnce');
+      expect(await client.waitForOrchestrationTyped('count-once', 10_000)).toBe(1);
+      expect(runs).toBe(1);
+      expect(failures()).toBeNull();
+    } finally {
+      await runtime.shutdown(2_000);
       await providers.destroyProvider?.(provider);
     }
   });
