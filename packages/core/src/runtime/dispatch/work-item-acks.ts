@@ -71,6 +71,8 @@ export class WorkItemAcks {
         this.pending.push({ execution, ack: { lockToken, completion }, resolve, reject });
       });
       finish();
+      // An acknowledgement retried after a failure finds its activity already finished.
+      this.considerFlush();
       return queued;
     };
     return { acknowledge, finish };

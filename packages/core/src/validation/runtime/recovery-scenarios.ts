@@ -12,10 +12,10 @@ import {
   type RuntimeScenarioProviders,
 } from './scenario-harness.js';
 
-/** `provider`, except that calls to `method` first throw whatever `failures` hands out. */
+/** `provider`, except that calls to any of `methods` first throw whatever `failures` hands out. */
 function withFailures(
   provider: Provider,
-  method: 'read' | 'ackWorkItem',
+  methods: readonly ('read' | 'ackWorkItem' | 'ackWorkItems')[],
   failures: () => ProviderError | null,
 ): Provider {
   return new Proxy(provider, {
@@ -23,7 +23,7 @@ function withFailures(
       const value: unknown = Reflect.get(target, property, target);
       if (typeof value !== 'function') return value;
       const bound = (value as (...args: unknown[]) => Promise<unknown>).bind(target);
-      if (property !== method) return bound;
+      if (!methods.some((method) => method === property)) return bound;
       return async (...args: unknown[]) => {
         const failure = failures();
         if (failure !== null) throw failure;
@@ -144,13 +144,13 @@ export function recoveryScenarios(providers: RuntimeScenarioProviders): void {
       },
       async ({ provider }) => {
         const failures = failFirst(3, ProviderError.retryable('read', 'connection terminated'));
-        const flaky = new Client(withFailures(provider, 'read', failures));
+        const flaky = new Client(withFailures(provider, ['read'], failures));
         await flaky.startOrchestration('echo-once', 'EchoOnce', 'hello');
         expect(await flaky.waitForOrchestrationTyped('echo-once', 10_000)).toBe('hello');
         expect(failures()).toBeNull();
 
         const waitFailure = (failure: ProviderError, timeoutMs: number): Promise<unknown> =>
-          new Client(withFailures(provider, 'read', () => failure))
+          new Client(withFailures(provider, ['read'], () => failure))
             .waitForOrchestration('echo-once', timeoutMs)
             .catch((e: unknown) => e);
         const failure = await waitFailure(
@@ -175,7 +175,10 @@ export function recoveryScenarios(providers: RuntimeScenarioProviders): void {
       2,
       ProviderError.retryable('ack_work_item', 'connection terminated'),
     );
-    const runtime = new Runtime(withFailures(provider, 'ackWorkItem', failures), SCENARIO_OPTIONS);
+    const runtime = new Runtime(
+      withFailures(provider, ['ackWorkItem', 'ackWorkItems'], failures),
+      SCENARIO_OPTIONS,
+    );
     let runs = 0;
     runtime.registerActivity('Count', async () => {
       runs += 1;
