@@ -80,11 +80,17 @@ export type {
   KvEntry,
   OrchestrationItem,
   ScheduledActivityIdentifier,
+  WorkItemAck,
+  WorkItemAckOutcome,
 } from './provider/orchestration-item.js';
 export type { CustomStatus, Provider } from './provider/provider.js';
 export type { ProviderAdmin } from './provider/provider-admin.js';
 export { ProviderError } from './provider/provider-error.js';
 export type { SystemStats } from './provider/system-stats.js';
+export {
+  requireDistinctLockTokens,
+  requireWorkItemBatchLimits,
+} from './provider/work-item-batch.js';
 export { Runtime } from './runtime/runtime.js';
 export type { RuntimeOptions, TagFilterOption } from './runtime/runtime-options.js';
 export type { MetricsSnapshot } from './runtime/runtime-metrics.js';

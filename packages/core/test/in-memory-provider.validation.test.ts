@@ -1,5 +1,9 @@
 import { InMemoryProvider, type Provider } from '../src/index.js';
-import { describeProviderValidations } from '../src/validation/index.js';
+import {
+  describeBatchedWorkerQueueValidations,
+  describeProviderValidations,
+  type ProviderFactory,
+} from '../src/validation/index.js';
 
 function asInMemory(provider: Provider): InMemoryProvider {
   if (!(provider instanceof InMemoryProvider)) {
@@ -8,7 +12,7 @@ function asInMemory(provider: Provider): InMemoryProvider {
   return provider;
 }
 
-describeProviderValidations({
+const factory: ProviderFactory = {
   name: 'InMemoryProvider',
   createProvider: async () => new InMemoryProvider(),
   destroyProvider: async () => undefined,
@@ -22,4 +26,7 @@ describeProviderValidations({
   },
   getMaxAttemptCount: async (provider, instance) =>
     asInMemory(provider).maxOrchestratorAttemptCount(instance),
-});
+};
+
+describeProviderValidations(factory);
+describeBatchedWorkerQueueValidations(factory);

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import {
   deleteInstanceTree,
+  requireWorkItemBatchLimits,
   walkInstanceTree,
   type CustomStatus,
   type DeleteInstanceResult,
@@ -24,15 +25,19 @@ import {
   type SystemStats,
   type TagFilter,
   type WorkItem,
+  type WorkItemAck,
+  type WorkItemAckOutcome,
 } from '@duro/core';
 import { connectProvider, type ProviderConnection } from './connect.js';
 import { orchestrationScope, workScope } from './fetch-scopes.js';
 import { LockOwners } from './lock-owners.js';
+import type { WaitScope } from './queue-waiters.js';
 import { pollForWork } from './long-poll.js';
 import { abandonOrchestrationItem } from './operations/abandon-orchestration-item.js';
 import { abandonWorkItem } from './operations/abandon-work-item.js';
 import { ackOrchestrationItem } from './operations/ack-orchestration-item.js';
 import { buildAckPayload } from './operations/ack-payload.js';
+import { ackWorkItems } from './operations/ack-work-items.js';
 import { ackWorker } from './operations/ack-worker.js';
 import { appendHistory } from './operations/append-history.js';
 import { cleanupOrphanedSessions } from './operations/cleanup-orphaned-sessions.js';
@@ -42,6 +47,7 @@ import { fetchHistory } from './operations/fetch-history.js';
 import { fetchHistoryWithExecution } from './operations/fetch-history-with-execution.js';
 import { fetchOrchestrationItem } from './operations/fetch-orchestration-item.js';
 import { fetchWorkItem } from './operations/fetch-work-item.js';
+import { fetchWorkItems } from './operations/fetch-work-items.js';
 import { getCustomStatus } from './operations/get-custom-status.js';
 import { getInstanceStats } from './operations/get-instance-stats.js';
 import { getKvAllValues } from './operations/get-kv-all-values.js';
@@ -273,21 +279,10 @@ export class PostgresProvider implements Provider, ProviderAdmin {
     tagFilter: TagFilter,
   ): Promise<FetchedWorkItem | null> {
     if (tagFilter.type === 'None') return null;
-    const scope = workScope(
-      session,
-      tagFilter,
-      (owner) => this.#ownersWithSessions.get(owner) === true,
-    );
+    const scope = this.#workScope(session, tagFilter);
     return pollForWork(this.#wakeups, 'worker', scope, pollTimeoutMs, async () => {
       const fetched = await fetchWorkItem(this.#db, lockTimeoutMs, session, tagFilter);
-      if (fetched?.item.type === 'ActivityExecute') {
-        this.#locks.remember(fetched.lockToken, fetched.item.instance);
-        const sessionId = fetched.item.sessionId;
-        if (sessionId !== undefined && session !== null) {
-          this.#sessionOwners.set(sessionId, session.ownerId);
-          this.#ownersWithSessions.set(session.ownerId, true);
-        }
-      }
+      if (fetched !== null) this.#rememberLock(fetched, session);
       return fetched;
     });
   }
@@ -295,6 +290,66 @@ export class PostgresProvider implements Provider, ProviderAdmin {
   async ackWorkItem(lockToken: string, completion: WorkItem | null): Promise<void> {
     await ackWorker(this.#db, lockToken, completion, this.#locks.instanceOf(lockToken));
     this.#locks.forget(lockToken);
+  }
+
+  /**
+   * {@inheritDoc @duro/core#Provider.fetchWorkItems}
+   *
+   * One statement claims the whole batch (no stored procedure: it needs no migration).
+   */
+  async fetchWorkItems(
+    lockTimeoutMs: number,
+    pollTimeoutMs: number,
+    session: SessionFetchConfig | null,
+    tagFilter: TagFilter,
+    maxItems: number,
+    maxNewSessions: number,
+  ): Promise<FetchedWorkItem[]> {
+    requireWorkItemBatchLimits('fetch_work_items', maxItems, maxNewSessions);
+    if (tagFilter.type === 'None') return [];
+    const scope = this.#workScope(session, tagFilter);
+    const fetched = await pollForWork(this.#wakeups, 'worker', scope, pollTimeoutMs, async () => {
+      const batch = await fetchWorkItems(
+        this.#db,
+        lockTimeoutMs,
+        session,
+        tagFilter,
+        maxItems,
+        maxNewSessions,
+      );
+      for (const item of batch) this.#rememberLock(item, session);
+      return batch.length > 0 ? batch : null;
+    });
+    return fetched ?? [];
+  }
+
+  /**
+   * {@inheritDoc @duro/core#Provider.ackWorkItems}
+   *
+   * One statement acknowledges the whole batch.
+   */
+  async ackWorkItems(acks: readonly WorkItemAck[]): Promise<WorkItemAckOutcome[]> {
+    const outcomes = await ackWorkItems(this.#db, acks, (token) => this.#locks.instanceOf(token));
+    acks.forEach(({ lockToken }, index) => {
+      if (outcomes[index]?.ok === true) this.#locks.forget(lockToken);
+    });
+    return outcomes;
+  }
+
+  /** Which idle fetches a claim or a notification for this worker fetch concerns. */
+  #workScope(session: SessionFetchConfig | null, tagFilter: TagFilter): WaitScope {
+    return workScope(session, tagFilter, (owner) => this.#ownersWithSessions.get(owner) === true);
+  }
+
+  /** Notes a claimed activity's instance, and its session's owner so a new message wakes it. */
+  #rememberLock(fetched: FetchedWorkItem, session: SessionFetchConfig | null): void {
+    if (fetched.item.type !== 'ActivityExecute') return;
+    this.#locks.remember(fetched.lockToken, fetched.item.instance);
+    const sessionId = fetched.item.sessionId;
+    if (sessionId !== undefined && session !== null) {
+      this.#sessionOwners.set(sessionId, session.ownerId);
+      this.#ownersWithSessions.set(session.ownerId, true);
+    }
   }
 
   async renewWorkItemLock(lockToken: string, extendForMs: number): Promise<void> {

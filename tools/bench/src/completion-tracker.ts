@@ -16,8 +16,8 @@ export class CompletionTracker {
   constructor(inner: PostgresProvider) {
     const finish = (instance: string, failure: string | null): void =>
       this.finish(instance, failure);
-    const countActivityAck = (): void => {
-      this.activityAcks++;
+    const countActivityAcks = (count: number): void => {
+      this.activityAcks += count;
     };
     // Methods are bound to the provider itself: it keeps its state in private fields, which a
     // proxy standing in for `this` cannot reach.
@@ -38,7 +38,14 @@ export class CompletionTracker {
         if (property === 'ackWorkItem') {
           return async (...args: Parameters<PostgresProvider['ackWorkItem']>) => {
             await target.ackWorkItem(...args);
-            countActivityAck();
+            countActivityAcks(1);
+          };
+        }
+        if (property === 'ackWorkItems') {
+          return async (...args: Parameters<PostgresProvider['ackWorkItems']>) => {
+            const outcomes = await target.ackWorkItems(...args);
+            countActivityAcks(outcomes.filter((outcome) => outcome.ok).length);
+            return outcomes;
           };
         }
         return (value as (...a: unknown[]) => unknown).bind(target);

@@ -22,10 +22,17 @@ import type {
   FetchedOrchestrationItem,
   FetchedWorkItem,
   ScheduledActivityIdentifier,
+  WorkItemAck,
+  WorkItemAckOutcome,
 } from '../provider/orchestration-item.js';
 import type { CustomStatus, Provider } from '../provider/provider.js';
 import type { ProviderAdmin } from '../provider/provider-admin.js';
 import type { SystemStats } from '../provider/system-stats.js';
+import { ProviderError } from '../provider/provider-error.js';
+import {
+  requireDistinctLockTokens,
+  requireWorkItemBatchLimits,
+} from '../provider/work-item-batch.js';
 import { delayOrZeroMs, requireDurationMs } from './duration-arguments.js';
 import {
   appendHistoryRows,
@@ -71,7 +78,7 @@ import {
   releaseWorkItem,
   renewWorkItemLease,
   requireActivity,
-  tryFetchWorkItem,
+  tryFetchWorkItems,
 } from './worker-queue.js';
 
 /** Options of {@link InMemoryProvider}. */
@@ -246,23 +253,90 @@ export class InMemoryProvider implements Provider, ProviderAdmin {
     session: SessionFetchConfig | null,
     tagFilter: TagFilter,
   ): Promise<FetchedWorkItem | null> {
-    const operation = 'fetch_work_item';
+    const fetched = await this.pollWorkItems(
+      'fetch_work_item',
+      lockTimeoutMs,
+      pollTimeoutMs,
+      session,
+      tagFilter,
+      1,
+      1,
+    );
+    return fetched[0] ?? null;
+  }
+
+  async ackWorkItem(lockToken: string, completion: WorkItem | null): Promise<void> {
+    completeWorkItem(this.store, lockToken, completion);
+  }
+
+  /** {@inheritDoc Provider.fetchWorkItems} */
+  async fetchWorkItems(
+    lockTimeoutMs: number,
+    pollTimeoutMs: number,
+    session: SessionFetchConfig | null,
+    tagFilter: TagFilter,
+    maxItems: number,
+    maxNewSessions: number,
+  ): Promise<FetchedWorkItem[]> {
+    const operation = 'fetch_work_items';
+    requireWorkItemBatchLimits(operation, maxItems, maxNewSessions);
+    return this.pollWorkItems(
+      operation,
+      lockTimeoutMs,
+      pollTimeoutMs,
+      session,
+      tagFilter,
+      maxItems,
+      maxNewSessions,
+    );
+  }
+
+  /** {@inheritDoc Provider.ackWorkItems} */
+  async ackWorkItems(acks: readonly WorkItemAck[]): Promise<WorkItemAckOutcome[]> {
+    requireDistinctLockTokens('ack_work_items', acks);
+    return acks.map(({ lockToken, completion }): WorkItemAckOutcome => {
+      try {
+        completeWorkItem(this.store, lockToken, completion);
+        return { ok: true };
+      } catch (error) {
+        if (!ProviderError.isInstance(error)) throw error;
+        return { ok: false, error };
+      }
+    });
+  }
+
+  private async pollWorkItems(
+    operation: string,
+    lockTimeoutMs: number,
+    pollTimeoutMs: number,
+    session: SessionFetchConfig | null,
+    tagFilter: TagFilter,
+    maxItems: number,
+    maxNewSessions: number,
+  ): Promise<FetchedWorkItem[]> {
     requireDurationMs(operation, 'lockTimeoutMs', lockTimeoutMs);
     requireDurationMs(operation, 'pollTimeoutMs', pollTimeoutMs);
     if (session !== null)
       requireDurationMs(operation, 'session.lockTimeoutMs', session.lockTimeoutMs);
     // A node that takes no activities never gets one, so there is nothing to wait for.
-    if (tagFilter.type === 'None') return null;
-    return pollForWork(
+    if (tagFilter.type === 'None') return [];
+    const fetched = await pollForWork(
       this.store.workerWork,
       pollTimeoutMs,
-      () => tryFetchWorkItem(this.store, lockTimeoutMs, session, tagFilter),
+      () => {
+        const items = tryFetchWorkItems(
+          this.store,
+          lockTimeoutMs,
+          session,
+          tagFilter,
+          maxItems,
+          maxNewSessions,
+        );
+        return items.length > 0 ? items : null;
+      },
       () => msUntilWorkerChange(this.store),
     );
-  }
-
-  async ackWorkItem(lockToken: string, completion: WorkItem | null): Promise<void> {
-    completeWorkItem(this.store, lockToken, completion);
+    return fetched ?? [];
   }
 
   async renewWorkItemLock(lockToken: string, extendForMs: number): Promise<void> {

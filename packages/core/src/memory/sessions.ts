@@ -19,6 +19,17 @@ export function sessionAvailableTo(
   return session === undefined || session.lockedUntilMs <= nowMs || session.ownerId === ownerId;
 }
 
+/** Whether `ownerId` holds a live lease on `sessionId`. @internal */
+export function ownsSession(
+  store: MemoryStore,
+  sessionId: string,
+  ownerId: string,
+  nowMs: number,
+): boolean {
+  const session = store.sessions.get(sessionId);
+  return session !== undefined && session.lockedUntilMs > nowMs && session.ownerId === ownerId;
+}
+
 /** Claims or refreshes the session for `config.ownerId` (the caller checked availability). @internal */
 export function claimSession(
   store: MemoryStore,

@@ -8,7 +8,7 @@ import type { FetchedWorkItem } from '../provider/orchestration-item.js';
 import { ProviderError } from '../provider/provider-error.js';
 import type { MemoryStore, WorkerMessage } from './memory-store.js';
 import { insertOrchestratorMessage } from './orchestrator-queue.js';
-import { claimSession, sessionAvailableTo, touchSession } from './sessions.js';
+import { claimSession, ownsSession, sessionAvailableTo, touchSession } from './sessions.js';
 
 // The worker queue: peek-lock per activity, FIFO by insertion, with tag and session routing as
 // in duroxide's SQLite provider (`fetch_work_item` and friends in `src/providers/sqlite.rs`).
@@ -52,35 +52,44 @@ function isAvailable(row: WorkerMessage, nowMs: number): boolean {
 }
 
 /**
- * One fetch attempt: the oldest available activity that passes `tagFilter` and session routing
- * (without `session`, only activities outside sessions; with it, also those of sessions this
- * owner holds or nobody holds, claiming them).
+ * One fetch attempt: up to `maxItems` of the oldest available activities that pass `tagFilter`
+ * and session routing (without `session`, only activities outside sessions; with it, also those
+ * of sessions this owner holds, and of sessions nobody holds, claiming at most `maxNewSessions`
+ * of those). Each gets its own lock token and attempt.
  * @internal
  */
-export function tryFetchWorkItem(
+export function tryFetchWorkItems(
   store: MemoryStore,
   lockTimeoutMs: number,
   session: SessionFetchConfig | null,
   tagFilter: TagFilter,
-): FetchedWorkItem | null {
+  maxItems: number,
+  maxNewSessions: number,
+): FetchedWorkItem[] {
   const nowMs = store.nowMs();
-  const row = store.workerQueue.find((candidate) => {
-    if (!isAvailable(candidate, nowMs) || !tagFilterMatches(tagFilter, candidate.item.tag)) {
-      return false;
+  const fetched: FetchedWorkItem[] = [];
+  let newSessions = 0;
+  for (const row of store.workerQueue) {
+    if (fetched.length >= maxItems) break;
+    if (!isAvailable(row, nowMs) || !tagFilterMatches(tagFilter, row.item.tag)) continue;
+    const sessionId = row.item.sessionId;
+    if (sessionId !== undefined) {
+      if (session === null || !sessionAvailableTo(store, sessionId, session.ownerId, nowMs)) {
+        continue;
+      }
+      if (!ownsSession(store, sessionId, session.ownerId, nowMs)) {
+        if (newSessions >= maxNewSessions) continue;
+        newSessions += 1;
+      }
+      claimSession(store, sessionId, session, nowMs);
     }
-    const sessionId = candidate.item.sessionId;
-    if (sessionId === undefined) return true;
-    return session !== null && sessionAvailableTo(store, sessionId, session.ownerId, nowMs);
-  });
-  if (row === undefined) return null;
-  const lockToken = store.newLockToken();
-  row.lockToken = lockToken;
-  row.lockedUntilMs = nowMs + lockTimeoutMs;
-  row.attemptCount += 1;
-  if (row.item.sessionId !== undefined && session !== null) {
-    claimSession(store, row.item.sessionId, session, nowMs);
+    const lockToken = store.newLockToken();
+    row.lockToken = lockToken;
+    row.lockedUntilMs = nowMs + lockTimeoutMs;
+    row.attemptCount += 1;
+    fetched.push({ item: structuredClone(row.item), lockToken, attemptCount: row.attemptCount });
   }
-  return { item: structuredClone(row.item), lockToken, attemptCount: row.attemptCount };
+  return fetched;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Event } from '../model/event.js';
 import type { WorkItem } from '../model/work-item.js';
+import type { ProviderError } from './provider-error.js';
 
 /** One committed key-value entry of an instance. */
 export interface KvEntry {
@@ -47,6 +48,18 @@ export interface FetchedWorkItem {
   /** Delivery attempt of this message, counting this one. */
   readonly attemptCount: number;
 }
+
+/** One activity's acknowledgement in a batch: see `Provider.ackWorkItems`. */
+export interface WorkItemAck {
+  /** The token its fetch returned. */
+  readonly lockToken: string;
+  /** `ActivityCompleted` or `ActivityFailed` for its orchestration; `null` deletes it only. */
+  readonly completion: WorkItem | null;
+}
+
+/** Whether one acknowledgement of a batch committed; a failed one carries its own error. */
+export type WorkItemAckOutcome =
+  { readonly ok: true } | { readonly ok: false; readonly error: ProviderError };
 
 /** Identity of a scheduled activity, for cancelling it when it lost a race or its execution ended. */
 export interface ScheduledActivityIdentifier {

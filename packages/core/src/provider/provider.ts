@@ -6,6 +6,8 @@ import type {
   FetchedOrchestrationItem,
   FetchedWorkItem,
   ScheduledActivityIdentifier,
+  WorkItemAck,
+  WorkItemAckOutcome,
 } from './orchestration-item.js';
 import type { ProviderAdmin } from './provider-admin.js';
 import type { SystemStats } from './system-stats.js';
@@ -118,6 +120,33 @@ export interface Provider {
 
   /** Releases an activity's lock, making it visible again after `delayMs`. */
   abandonWorkItem(lockToken: string, delayMs: number | null, ignoreAttempt: boolean): Promise<void>;
+
+  // ----- Batched worker queue (optional; the runtime falls back to the methods above) -----
+
+  /**
+   * Locks up to `maxItems` visible activities at once, oldest first, each exactly as
+   * `fetchWorkItem` would (its own lock token, `lockTimeoutMs` lease and attempt count; the same
+   * tag filter and session routing), and claims at most `maxNewSessions` sessions this owner
+   * does not hold yet. Returns `[]` when there is none within `pollTimeoutMs`, and at least one
+   * item otherwise. Not part of the duroxide contract: a provider without it is served one item
+   * per fetch.
+   */
+  fetchWorkItems?(
+    lockTimeoutMs: number,
+    pollTimeoutMs: number,
+    session: SessionFetchConfig | null,
+    tagFilter: TagFilter,
+    maxItems: number,
+    maxNewSessions: number,
+  ): Promise<FetchedWorkItem[]>;
+
+  /**
+   * Acknowledges several activities in one round trip, each exactly as `ackWorkItem` would
+   * (delete only under a live lock, enqueue its completion in the same transaction). Items are
+   * independent: one whose lock was lost fails alone, and the outcomes come back in the order
+   * of `acks`. Rejects (for every item) only when the call as a whole failed.
+   */
+  ackWorkItems?(acks: readonly WorkItemAck[]): Promise<WorkItemAckOutcome[]>;
 
   // ----- Sessions -----
 

@@ -23,8 +23,17 @@ export type TagFilterOption =
 export interface RuntimeOptions {
   /** Concurrent orchestration turns; 0 makes a worker-only node. @default 4 */
   readonly orchestrationConcurrency?: number;
-  /** Concurrent activities. @default 8 */
+  /** Worker slots: concurrent activity fetches, each running up to `workerBatchSize` activities. @default 8 */
   readonly workerConcurrency?: number;
+  /**
+   * Activities one worker slot claims in one fetch and runs at once, so at most
+   * `workerConcurrency × workerBatchSize` activities run together. Their completions are
+   * acknowledged together when they finish close together. Used when the provider has
+   * `fetchWorkItems` and `ackWorkItems` (`InMemoryProvider`, `PostgresProvider`); other providers
+   * are served one activity per slot. Set 1 for duroxide-node's one activity per slot.
+   * @default 10
+   */
+  readonly workerBatchSize?: number;
   /** Least time between two polls of an idle dispatcher slot. @default 100 */
   readonly dispatcherPollIntervalMs?: number;
   /** How long a fetch may wait for work inside the provider (long poll). @default 30000 */
@@ -86,6 +95,7 @@ export interface RuntimeOptions {
 export interface ResolvedRuntimeOptions {
   readonly orchestrationConcurrency: number;
   readonly workerConcurrency: number;
+  readonly workerBatchSize: number;
   readonly dispatcherPollIntervalMs: number;
   readonly dispatcherLongPollTimeoutMs: number;
   readonly orchestratorLockTimeoutMs: number;
@@ -107,6 +117,13 @@ export interface ResolvedRuntimeOptions {
   readonly meterProvider: MeterProvider;
   readonly tracerProvider: TracerProvider;
 }
+
+/**
+ * Ten activities per slot: an orchestration fanning out to ten or fewer is claimed in one fetch,
+ * and the default eight slots run up to 80 activities at once, which a Node.js process serves
+ * easily while they wait on I/O.
+ */
+const DEFAULT_WORKER_BATCH_SIZE = 10;
 
 function count(name: string, value: number | undefined, fallback: number, min: number): number {
   if (value === undefined) return fallback;
@@ -172,6 +189,12 @@ export function resolveRuntimeOptions(options: RuntimeOptions = {}): ResolvedRun
       0,
     ),
     workerConcurrency: count('workerConcurrency', options.workerConcurrency, 8, 0),
+    workerBatchSize: count(
+      'workerBatchSize',
+      options.workerBatchSize,
+      DEFAULT_WORKER_BATCH_SIZE,
+      1,
+    ),
     dispatcherPollIntervalMs: duration(
       'dispatcherPollIntervalMs',
       options.dispatcherPollIntervalMs,

@@ -166,3 +166,7 @@ export function describeProviderValidations(
   });
 }
 export { describeRuntimeScenarios, type RuntimeScenarioProviders } from './runtime/index.js';
+export {
+  batchedWorkerQueue,
+  describeBatchedWorkerQueueValidations,
+} from './batched-worker-queue.js';

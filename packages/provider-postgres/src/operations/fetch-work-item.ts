@@ -6,7 +6,7 @@ import {
   type TagFilter,
 } from '@duro/core';
 import type { ProviderDatabase } from '../provider-database.js';
-import { readOptionalRow } from '../rows.js';
+import { readOptionalRow, type RowReader } from '../rows.js';
 import type { Statement } from '../statement.js';
 
 const FETCH_WORK_ITEM: Statement = {
@@ -17,8 +17,11 @@ const FETCH_WORK_ITEM: Statement = {
     `$5::text[], $6::text)`,
 };
 
-/** The procedure's `p_tag_mode` and `p_tag_filter` for a filter; tags sorted, as duroxide-pg. */
-function tagArguments(filter: TagFilter): [mode: string, tags: string[]] {
+/**
+ * The procedure's `p_tag_mode` and `p_tag_filter` for a filter; tags sorted, as duroxide-pg.
+ * @internal
+ */
+export function tagArguments(filter: TagFilter): [mode: string, tags: string[]] {
   switch (filter.type) {
     case 'DefaultOnly':
       return ['default_only', []];
@@ -57,6 +60,15 @@ export async function fetchWorkItem(
   ]);
   const row = readOptionalRow(FETCH_WORK_ITEM.operation, rows);
   if (row === null) return null;
+  return decodeFetchedWorkItem(FETCH_WORK_ITEM.operation, row);
+}
+
+/**
+ * A fetched row (`out_work_item`, `out_lock_token`, `out_attempt_count`) as the contract's item.
+ * @throws {ProviderError} permanent when the stored item does not decode.
+ * @internal
+ */
+export function decodeFetchedWorkItem(operation: string, row: RowReader): FetchedWorkItem {
   const lockToken = row.text('out_lock_token');
   try {
     return {
@@ -67,7 +79,7 @@ export async function fetchWorkItem(
   } catch (error) {
     if (ProviderError.isInstance(error)) throw error;
     throw ProviderError.permanent(
-      FETCH_WORK_ITEM.operation,
+      operation,
       `Failed to deserialize worker item: ${String(error)} (lock ${lockToken})`,
       { cause: error },
     );

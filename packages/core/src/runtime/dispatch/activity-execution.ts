@@ -19,6 +19,8 @@ import {
 import { callWithRetries } from '../provider-retry.js';
 import { builtinActivity } from './builtin-activities.js';
 import { sleepUnlessStopped, startRenewal } from './stoppable-wait.js';
+import type { OrchestrationIdentities } from './orchestration-identities.js';
+import type { AcknowledgeWorkItem } from './work-item-acks.js';
 
 /** What running one activity needs. @internal */
 export interface ActivityDependencies {
@@ -32,6 +34,10 @@ export interface ActivityDependencies {
   readonly stragglers: Set<Promise<unknown>>;
   /** Fires when shutdown's budget ran out: running activities give their locks back. */
   readonly halt: AbortSignal;
+  /** Acknowledges a finished activity (coalesced with others when the provider can). */
+  readonly acknowledge: AcknowledgeWorkItem;
+  /** The orchestration each activity belongs to, for its context. */
+  readonly identities: OrchestrationIdentities;
 }
 
 type Finished =
@@ -170,7 +176,7 @@ export async function runActivity(deps: ActivityDependencies, run: FetchedActivi
       deps.stragglers.add(settled);
       void settled.finally(() => deps.stragglers.delete(settled));
     }
-    await deps.provider.ackWorkItem(lockToken, null).catch(() => undefined);
+    await deps.acknowledge(lockToken, null).catch(() => undefined);
   } finally {
     stopRenewal();
   }
@@ -207,27 +213,13 @@ async function activityContext(
   { item, attemptCount, workerId }: FetchedActivity,
   controller: AbortController,
 ): Promise<ActivityContext> {
-  let orchestrationName = 'unknown';
-  let orchestrationVersion = 'unknown';
-  try {
-    const history = await deps.provider.read(item.instance);
-    for (let index = history.length - 1; index >= 0; index -= 1) {
-      const kind = history[index]?.kind;
-      if (kind?.type === 'OrchestrationStarted') {
-        orchestrationName = kind.name;
-        orchestrationVersion = kind.version;
-        break;
-      }
-    }
-  } catch {
-    // The names are informational; the activity still runs.
-  }
+  const identity = await deps.identities.of(item.instance, item.executionId);
   return new ActivityContext(
     {
       instanceId: item.instance,
       executionId: item.executionId,
-      orchestrationName,
-      orchestrationVersion,
+      orchestrationName: identity.name,
+      orchestrationVersion: identity.version,
       activityName: item.name,
       activityId: item.id,
       workerId,
@@ -276,7 +268,7 @@ async function ack(
   completion: WorkItem,
 ): Promise<boolean> {
   const failure = await callWithRetries('ack_work_item', () =>
-    deps.provider.ackWorkItem(lockToken, completion),
+    deps.acknowledge(lockToken, completion),
   );
   if (failure === null) return true;
   deps.metrics.increment('activityAckFailures');

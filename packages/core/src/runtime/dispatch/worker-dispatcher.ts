@@ -1,11 +1,14 @@
 import type { FetchedWorkItem } from '../../provider/orchestration-item.js';
 import type { SessionFetchConfig } from '../../provider/fetch-filters.js';
+import type { Provider } from '../../provider/provider.js';
 import { withLogFields } from '../logger.js';
 import { renewalIntervalMs } from '../runtime-options.js';
 import { SPAN_ATTRIBUTES, SPAN_NAMES } from '../runtime-tracing.js';
 import { runActivity, type ActivityDependencies } from './activity-execution.js';
+import { OrchestrationIdentities } from './orchestration-identities.js';
 import { runSlot } from './slot-loop.js';
 import { fetchUnlessStopped, sleepUnlessStopped } from './stoppable-wait.js';
+import { WorkItemAcks } from './work-item-acks.js';
 
 /** Counts the distinct sessions this runtime serves (duroxide's `SessionTracker`). */
 class SessionTracker {
@@ -28,23 +31,32 @@ class SessionTracker {
 
 /**
  * The worker side of a runtime, as duroxide's worker dispatcher: `workerConcurrency` slots each
- * fetch one activity at a time (with session routing while under `maxSessionsPerRuntime`, and
- * the tag filter), and a session manager renews owned sessions and sweeps orphaned ones.
+ * fetch activities (with session routing while under `maxSessionsPerRuntime`, and the tag
+ * filter), and a session manager renews owned sessions and sweeps orphaned ones. When the
+ * provider can claim batches and `workerBatchSize` is above 1, a slot keeps up to that many
+ * activities running, claiming as many as it has room for in one fetch; otherwise it runs one
+ * at a time, as duroxide does.
  * @internal
  */
 export class WorkerDispatcher {
   private readonly sessions = new SessionTracker();
+  private readonly deps: Omit<ActivityDependencies, 'acknowledge'>;
+  private readonly acks: WorkItemAcks;
 
   constructor(
-    private readonly deps: ActivityDependencies,
+    deps: Omit<ActivityDependencies, 'acknowledge' | 'identities'>,
     private readonly runtimeId: string,
     private readonly stop: AbortSignal,
-  ) {}
+  ) {
+    this.acks = new WorkItemAcks(deps.provider);
+    this.deps = { ...deps, identities: new OrchestrationIdentities(deps.provider) };
+  }
 
   /** Starts every slot and the session manager; resolves when all have stopped. */
   run(): Promise<void>[] {
-    const { options } = this.deps;
+    const { options, provider } = this.deps;
     if (options.workerTagFilter.type === 'None') return [];
+    const fetchWorkItems = provider.fetchWorkItems?.bind(provider);
     const owners = new Set<string>();
     const loops: Promise<void>[] = [];
     for (let slot = 0; slot < options.workerConcurrency; slot += 1) {
@@ -52,42 +64,105 @@ export class WorkerDispatcher {
       const owner = options.workerNodeId ?? workerId;
       owners.add(owner);
       loops.push(
-        runSlot(
-          this.stop,
-          options.dispatcherPollIntervalMs,
-          this.deps.logger,
-          'fetch_work_item',
-          () => this.next(workerId, owner),
-        ),
+        fetchWorkItems !== undefined && options.workerBatchSize > 1
+          ? this.runBatchSlot(fetchWorkItems, workerId, owner)
+          : runSlot(
+              this.stop,
+              options.dispatcherPollIntervalMs,
+              this.deps.logger,
+              'fetch_work_item',
+              () => this.next(workerId, owner),
+            ),
       );
     }
     if (loops.length > 0) loops.push(this.manageSessions([...owners]));
     return loops;
   }
 
+  /** Session routing for the next fetch: none once this runtime serves its most sessions. */
+  private sessionRouting(owner: string): SessionFetchConfig | null {
+    const { options } = this.deps;
+    return this.sessions.distinct >= options.maxSessionsPerRuntime
+      ? null
+      : { ownerId: owner, lockTimeoutMs: options.sessionLockTimeoutMs };
+  }
+
   private async next(workerId: string, owner: string): Promise<boolean> {
-    const { options, provider, logger } = this.deps;
-    const session: SessionFetchConfig | null =
-      this.sessions.distinct >= options.maxSessionsPerRuntime
-        ? null
-        : { ownerId: owner, lockTimeoutMs: options.sessionLockTimeoutMs };
+    const { options, provider } = this.deps;
     const fetched = await fetchUnlessStopped(
       provider.fetchWorkItem(
         options.workerLockTimeoutMs,
         options.dispatcherLongPollTimeoutMs,
-        session,
+        this.sessionRouting(owner),
         options.workerTagFilter,
       ),
       this.stop,
-      (late) => this.giveBack(late),
+      (late) => this.giveBack(late ? [late] : []),
     );
     if (!fetched?.value) return false;
-    const { item, lockToken, attemptCount } = fetched.value;
+    await this.process(fetched.value, workerId);
+    return true;
+  }
+
+  /**
+   * A slot that keeps up to `workerBatchSize` activities running: when it has room it claims
+   * as many as fit in one fetch and starts them all; when it is full it waits for one to end.
+   * It resolves once stopped and every activity it started has finished.
+   */
+  private async runBatchSlot(
+    fetchWorkItems: NonNullable<Provider['fetchWorkItems']>,
+    workerId: string,
+    owner: string,
+  ): Promise<void> {
+    const { options, logger } = this.deps;
+    const running = new Set<Promise<void>>();
+    const start = (fetched: FetchedWorkItem): void => {
+      const run = this.process(fetched, workerId).catch((error: unknown) => {
+        logger.warn({ error: String(error) }, 'Error in fetch_work_items');
+      });
+      running.add(run);
+      void run.finally(() => running.delete(run));
+    };
+    await runSlot(
+      this.stop,
+      options.dispatcherPollIntervalMs,
+      logger,
+      'fetch_work_items',
+      async () => {
+        while (running.size >= options.workerBatchSize) await Promise.race(running);
+        if (this.stop.aborted) return false;
+        const session = this.sessionRouting(owner);
+        const maxNewSessions =
+          session === null ? 0 : options.maxSessionsPerRuntime - this.sessions.distinct;
+        const fetched = await fetchUnlessStopped(
+          fetchWorkItems(
+            options.workerLockTimeoutMs,
+            options.dispatcherLongPollTimeoutMs,
+            session,
+            options.workerTagFilter,
+            options.workerBatchSize - running.size,
+            maxNewSessions,
+          ),
+          this.stop,
+          (late) => this.giveBack(late),
+        );
+        if (!fetched || fetched.value.length === 0) return false;
+        for (const item of fetched.value) start(item);
+        return true;
+      },
+    );
+    await Promise.allSettled(running);
+  }
+
+  /** Runs one fetched work item to its acknowledgement (or abandon). */
+  private async process(fetched: FetchedWorkItem, workerId: string): Promise<void> {
+    const { options, provider, logger } = this.deps;
+    const { item, lockToken, attemptCount } = fetched;
     this.deps.metrics.increment('workerDispatcherItemsFetched');
     if (item.type !== 'ActivityExecute') {
       logger.error({ type: item.type }, 'unexpected work item on the worker queue');
       await provider.abandonWorkItem(lockToken, 1_000, false).catch(() => undefined);
-      return true;
+      return;
     }
     const sessionId = item.sessionId;
     if (sessionId !== undefined) {
@@ -95,11 +170,13 @@ export class WorkerDispatcher {
       if (this.sessions.distinct > options.maxSessionsPerRuntime) {
         this.sessions.leave(sessionId);
         await provider.abandonWorkItem(lockToken, 100, true).catch(() => undefined);
-        return true;
+        return;
       }
     }
-    const deps = {
+    const tracked = this.acks.track(item.instance, item.executionId);
+    const deps: ActivityDependencies = {
       ...this.deps,
+      acknowledge: tracked.acknowledge,
       logger: withLogFields(logger, {
         instanceId: item.instance,
         executionId: item.executionId,
@@ -123,19 +200,22 @@ export class WorkerDispatcher {
         runActivity(deps, { item, lockToken, attemptCount, workerId, span }),
       );
     } finally {
+      tracked.finish();
       if (sessionId !== undefined) this.sessions.leave(sessionId);
       deps.metrics.record(
         'duroxide_worker_dispatcher_execution_duration_ms',
         Date.now() - startedMs,
       );
     }
-    return true;
   }
 
-  /** A fetch that finished after shutdown began: its lock goes back untouched. */
-  private async giveBack(late: FetchedWorkItem | null): Promise<void> {
-    if (late)
-      await this.deps.provider.abandonWorkItem(late.lockToken, null, true).catch(() => undefined);
+  /** Fetched items that arrived after shutdown began: their locks go back untouched. */
+  private async giveBack(late: readonly FetchedWorkItem[]): Promise<void> {
+    await Promise.all(
+      late.map((fetched) =>
+        this.deps.provider.abandonWorkItem(fetched.lockToken, null, true).catch(() => undefined),
+      ),
+    );
   }
 
   private async manageSessions(owners: string[]): Promise<void> {

@@ -169,6 +169,46 @@ export function activityScenarios(providers: RuntimeScenarioProviders): void {
     );
   });
 
+  it('a fan-out claimed by one worker slot runs at once and each completion is recorded once', async () => {
+    let running = 0;
+    let mostAtOnce = 0;
+    const seenBy: string[] = [];
+    await withRuntime(
+      providers,
+      (rt) => {
+        rt.registerActivity('Square', async (ctx, n: number) => {
+          seenBy.push(`${ctx.orchestrationName}@${ctx.orchestrationVersion}`);
+          running += 1;
+          mostAtOnce = Math.max(mostAtOnce, running);
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          running -= 1;
+          return n * n;
+        });
+        rt.registerOrchestration('FanOut', function* (ctx) {
+          const results = yield* ctx.all(
+            [1, 2, 3, 4, 5].map((n) => ctx.scheduleActivity<number>('Square', n)),
+          );
+          return results.map((entry) => entry.ok);
+        });
+      },
+      async ({ client, provider }) => {
+        await client.startOrchestration('fan-out', 'FanOut');
+        expect(await client.waitForOrchestrationTyped('fan-out', 10_000)).toEqual([
+          1, 4, 9, 16, 25,
+        ]);
+        const history = await client.readExecutionHistory('fan-out', 1);
+        const completed = history.filter((event) => event.kind === 'ActivityCompleted');
+        expect(completed.map((event) => event.sourceEventId).sort()).toEqual([2, 3, 4, 5, 6]);
+        expect(seenBy, 'each activity knows its orchestration').toEqual(
+          Array(5).fill('FanOut@1.0.0'),
+        );
+        // One slot: only a provider that claims batches runs the five together.
+        expect(mostAtOnce).toBe(provider.fetchWorkItems === undefined ? 1 : 5);
+      },
+      { workerConcurrency: 1, workerBatchSize: 5 },
+    );
+  });
+
   it('a tagged activity runs only on a worker subscribed to its tag', async () => {
     const ranOn: string[] = [];
     await withRuntime(

@@ -12,10 +12,10 @@ import {
   type RuntimeScenarioProviders,
 } from './scenario-harness.js';
 
-/** `provider`, except that calls to `method` first throw whatever `failures` hands out. */
+/** `provider`, except that calls to any of `methods` first throw whatever `failures` hands out. */
 function withFailures(
   provider: Provider,
-  method: 'read' | 'ackWorkItem',
+  methods: readonly ('read' | 'ackWorkItem' | 'ackWorkItems')[],
   failures: () => ProviderError | null,
 ): Provider {
   return new Proxy(provider, {
@@ -23,7 +23,7 @@ function withFailures(
       const value: unknown = Reflect.get(target, property, target);
       if (typeof value !== 'function') return value;
       const bound = (value as (...args: unknown[]) => Promise<unknown>).bind(target);
-      if (property !== method) return bound;
+      if (!methods.some((method) => method === property)) return bound;
       return async (...args: unknown[]) => {
         const failure = failures();
         if (failure !== null) throw failure;
@@ -95,6 +95,43 @@ export function recoveryScenarios(providers: RuntimeScenarioProviders): void {
     }
   });
 
+  it('a runtime shut down with a batch of activities running hands every one of them over', async () => {
+    let firstRuns = 0;
+    const provider = await providers.createProvider();
+    const client = new Client(provider);
+    const fanOut = function* (ctx: OrchestrationContext): Generator<unknown, unknown, unknown> {
+      const results = yield* ctx.all([1, 2, 3].map((n) => ctx.scheduleActivity<number>('Work', n)));
+      return results.map((entry) => entry.ok);
+    };
+    const options = { ...SCENARIO_OPTIONS, workerConcurrency: 1, workerBatchSize: 3 };
+    const first = new Runtime(provider, options);
+    first.registerActivity('Work', async (ctx) => {
+      firstRuns += 1;
+      await new Promise<void>((resolve) =>
+        ctx.signal.addEventListener('abort', () => resolve(), { once: true }),
+      );
+      return -1;
+    });
+    first.registerOrchestration('FanOut', fanOut);
+    const second = new Runtime(provider, options);
+    second.registerActivity('Work', async (_ctx, n: number) => n * 10);
+    second.registerOrchestration('FanOut', fanOut);
+    try {
+      await first.start();
+      await client.startOrchestration('fan-out', 'FanOut');
+      const atOnce = provider.fetchWorkItems === undefined ? 1 : 3;
+      await eventually('the first runtime runs its activities', () => firstRuns === atOnce);
+      await first.shutdown(100);
+      await second.start();
+      expect(await client.waitForOrchestrationTyped('fan-out', 10_000)).toEqual([10, 20, 30]);
+      const history = await client.readExecutionHistory('fan-out', 1);
+      expect(history.filter((e) => e.kind === 'ActivityCompleted')).toHaveLength(3);
+    } finally {
+      await Promise.all([first.shutdown(100), second.shutdown(1_000)]);
+      await providers.destroyProvider?.(provider);
+    }
+  });
+
   it("a client's wait outlives reads that fail with a retryable provider error, and stops at a permanent one", async () => {
     await withRuntime(
       providers,
@@ -107,13 +144,13 @@ export function recoveryScenarios(providers: RuntimeScenarioProviders): void {
       },
       async ({ provider }) => {
         const failures = failFirst(3, ProviderError.retryable('read', 'connection terminated'));
-        const flaky = new Client(withFailures(provider, 'read', failures));
+        const flaky = new Client(withFailures(provider, ['read'], failures));
         await flaky.startOrchestration('echo-once', 'EchoOnce', 'hello');
         expect(await flaky.waitForOrchestrationTyped('echo-once', 10_000)).toBe('hello');
         expect(failures()).toBeNull();
 
         const waitFailure = (failure: ProviderError, timeoutMs: number): Promise<unknown> =>
-          new Client(withFailures(provider, 'read', () => failure))
+          new Client(withFailures(provider, ['read'], () => failure))
             .waitForOrchestration('echo-once', timeoutMs)
             .catch((e: unknown) => e);
         const failure = await waitFailure(
@@ -138,7 +175,10 @@ export function recoveryScenarios(providers: RuntimeScenarioProviders): void {
       2,
       ProviderError.retryable('ack_work_item', 'connection terminated'),
     );
-    const runtime = new Runtime(withFailures(provider, 'ackWorkItem', failures), SCENARIO_OPTIONS);
+    const runtime = new Runtime(
+      withFailures(provider, ['ackWorkItem', 'ackWorkItems'], failures),
+      SCENARIO_OPTIONS,
+    );
     let runs = 0;
     runtime.registerActivity('Count', async () => {
       runs += 1;
