@@ -11,7 +11,10 @@ export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-was
 
 /** A running Rust runtime serving `SwarmSession` and its activities. Stop it with `stop()`. */
 export declare class RustSwarmWorker {
-  /** Turns in flight and finished, and the runtime's counters. */
+  /**
+   * Turns in flight, orchestration turns, and the runtime's counters (their final values
+   * after `stop()`).
+   */
   stats(): Promise<RustSwarmWorkerStats>
   /** Sessions whose last turn before continue-as-new started since the last call. */
   takeContinueAsNewSoon(): Array<string>
@@ -266,10 +269,12 @@ export interface RustSwarmWorkerOptions {
   maxSessionsPerRuntime: number
 }
 
-/** What a swarm worker has done so far; counters from duroxide's runtime metrics. */
+/** What a swarm worker has done so far: its own counts, then duroxide's runtime counters. */
 export interface RustSwarmWorkerStats {
   turnsInFlight: number
   orchestrationTurns: number
+  /** Activities that returned a result (duroxide's own counter counts each twice). */
+  activitiesSucceeded: number
   orchStarts: number
   orchCompletions: number
   orchFailures: number
@@ -279,7 +284,6 @@ export interface RustSwarmWorkerStats {
   orchPoison: number
   orchContinueAsNew: number
   orchDispatcherItemsFetched: number
-  activitySuccess: number
   activityAppErrors: number
   activityInfraErrors: number
   activityPoison: number

@@ -6,8 +6,9 @@ import type { StartEngine } from './worker-engine.js';
 const ANNOUNCEMENT_POLL_MS = 5;
 
 /**
- * The Rust runtime's counters under duro's names (turns are counted by the worker itself, as
- * duroxide does not); what duroxide does not count is 0.
+ * The Rust runtime's counters under duro's names. Turns and successful activities are counted
+ * by the worker itself (duroxide counts no turns, and each activity success twice); what
+ * duroxide does not count is 0.
  */
 function asMetrics(stats: RustSwarmWorkerStats): MetricsSnapshot {
   return {
@@ -24,7 +25,7 @@ function asMetrics(stats: RustSwarmWorkerStats): MetricsSnapshot {
     orchAckFailures: 0,
     orchLockSteals: 0,
     orchDispatcherItemsFetched: stats.orchDispatcherItemsFetched,
-    activitySuccess: stats.activitySuccess,
+    activitySuccess: stats.activitiesSucceeded,
     activityAppErrors: stats.activityAppErrors,
     activityInfraErrors: stats.activityInfraErrors,
     activityPoison: stats.activityPoison,

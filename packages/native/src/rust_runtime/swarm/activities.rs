@@ -17,11 +17,14 @@ use crate::rust_runtime::scenarios::{add_activity, json};
 /// How long the last turn of an execution lingers after announcing continue-as-new.
 const CONTINUE_AS_NEW_ANNOUNCE_LEAD: Duration = Duration::from_millis(30);
 
-/// What the hosting process learns about the worker's turns, for chaos timing and the report.
+/// What the hosting process learns about the worker's work, for chaos timing and the report.
 #[derive(Default)]
-pub struct TurnObserver {
+pub struct WorkerObserver {
     /// Turn activities running now.
     pub in_flight: AtomicI64,
+    /// Activities that returned a result. Counted here because duroxide 0.1.32's
+    /// `activity_success` counts each success twice (once when it runs, once when it is acked).
+    pub activities_succeeded: AtomicU64,
     /// Runs of the session orchestration: one per orchestration turn, as every turn replays it
     /// from the start.
     pub orchestration_turns: AtomicU64,
@@ -29,11 +32,20 @@ pub struct TurnObserver {
     pub continue_as_new_soon: Mutex<Vec<String>>,
 }
 
+impl WorkerObserver {
+    fn count_success<T>(&self, result: Result<T, String>) -> Result<T, String> {
+        if result.is_ok() {
+            self.activities_succeeded.fetch_add(1, Ordering::Relaxed);
+        }
+        result
+    }
+}
+
 /// Counts a turn in flight for as long as it lives, even when its future is dropped.
-struct InFlight<'a>(&'a TurnObserver);
+struct InFlight<'a>(&'a WorkerObserver);
 
 impl<'a> InFlight<'a> {
-    fn enter(observer: &'a TurnObserver) -> Self {
+    fn enter(observer: &'a WorkerObserver) -> Self {
         observer.in_flight.fetch_add(1, Ordering::Relaxed);
         Self(observer)
     }
@@ -45,7 +57,7 @@ impl Drop for InFlight<'_> {
     }
 }
 
-async fn run_turn(observer: &TurnObserver, ctx: &ActivityContext, turn: TurnInput) -> Result<TurnOutput, String> {
+async fn run_turn(observer: &WorkerObserver, ctx: &ActivityContext, turn: TurnInput) -> Result<TurnOutput, String> {
     let _in_flight = InFlight::enter(observer);
     tokio::select! {
         () = tokio::time::sleep(Duration::from_millis(turn.duration_ms)) => {}
@@ -86,16 +98,33 @@ async fn spawn_child(ctx: ActivityContext, child: SpawnChildInput) -> Result<(),
         .map_err(|error| format!("starting child {}: {error}", child.id))
 }
 
-/// The three activities, reporting turns to `observer`.
-pub fn activity_registry(observer: Arc<TurnObserver>) -> ActivityRegistry {
+/// The three activities, reporting to `observer`.
+pub fn activity_registry(observer: Arc<WorkerObserver>) -> ActivityRegistry {
+    let turn_observer = Arc::clone(&observer);
     let builder = add_activity(
         ActivityRegistry::builder(),
         TURN,
         move |ctx: ActivityContext, turn: TurnInput| {
-            let observer = Arc::clone(&observer);
-            async move { run_turn(&observer, &ctx, turn).await }
+            let observer = Arc::clone(&turn_observer);
+            async move { observer.count_success(run_turn(&observer, &ctx, turn).await) }
         },
     );
-    let builder = add_activity(builder, NOTIFY_PARENT, notify_parent);
-    add_activity(builder, SPAWN_CHILD, spawn_child).build()
+    let notify_observer = Arc::clone(&observer);
+    let builder = add_activity(
+        builder,
+        NOTIFY_PARENT,
+        move |ctx: ActivityContext, input: NotifyParentInput| {
+            let observer = Arc::clone(&notify_observer);
+            async move { observer.count_success(notify_parent(ctx, input).await) }
+        },
+    );
+    add_activity(
+        builder,
+        SPAWN_CHILD,
+        move |ctx: ActivityContext, child: SpawnChildInput| {
+            let observer = Arc::clone(&observer);
+            async move { observer.count_success(spawn_child(ctx, child).await) }
+        },
+    )
+    .build()
 }

@@ -2,14 +2,15 @@
 //! JavaScript provider, which JavaScript starts, watches and stops.
 
 use std::sync::atomic::Ordering;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use duroxide::runtime::observability::MetricsSnapshot;
 use duroxide::runtime::{LogFormat, ObservabilityConfig, Runtime, RuntimeOptions};
 use duroxide::OrchestrationRegistry;
 use napi_derive::napi;
 
-use super::activities::{activity_registry, TurnObserver};
+use super::activities::{activity_registry, WorkerObserver};
 use super::session::{session_orchestration, SESSION_ORCHESTRATION};
 use crate::errors::js_error;
 use crate::js_provider::{u64_to_js, JsProvider};
@@ -30,11 +31,13 @@ pub struct RustSwarmWorkerOptions {
     pub max_sessions_per_runtime: u32,
 }
 
-/// What a swarm worker has done so far; counters from duroxide's runtime metrics.
+/// What a swarm worker has done so far: its own counts, then duroxide's runtime counters.
 #[napi(object)]
 pub struct RustSwarmWorkerStats {
     pub turns_in_flight: i64,
     pub orchestration_turns: i64,
+    /// Activities that returned a result (duroxide's own counter counts each twice).
+    pub activities_succeeded: i64,
     pub orch_starts: i64,
     pub orch_completions: i64,
     pub orch_failures: i64,
@@ -44,7 +47,6 @@ pub struct RustSwarmWorkerStats {
     pub orch_poison: i64,
     pub orch_continue_as_new: i64,
     pub orch_dispatcher_items_fetched: i64,
-    pub activity_success: i64,
     pub activity_app_errors: i64,
     pub activity_infra_errors: i64,
     pub activity_poison: i64,
@@ -82,22 +84,30 @@ fn runtime_options(options: &RustSwarmWorkerOptions) -> RuntimeOptions {
 #[napi]
 pub struct RustSwarmWorker {
     runtime: tokio::sync::Mutex<Option<Arc<Runtime>>>,
-    observer: Arc<TurnObserver>,
+    observer: Arc<WorkerObserver>,
+    /// The runtime's counters as they stood once it had stopped.
+    final_metrics: Mutex<MetricsSnapshot>,
 }
 
 #[napi]
 impl RustSwarmWorker {
-    /// Turns in flight and finished, and the runtime's counters.
+    /// Turns in flight, orchestration turns, and the runtime's counters (their final values
+    /// after `stop()`).
     #[napi]
-    pub async fn stats(&self) -> RustSwarmWorkerStats {
+    pub async fn stats(&self) -> napi::Result<RustSwarmWorkerStats> {
         let metrics = match self.runtime.lock().await.as_ref() {
             Some(runtime) => runtime.metrics_snapshot().unwrap_or_default(),
-            None => Default::default(),
+            None => self
+                .final_metrics
+                .lock()
+                .map_err(|error| js_error(error.to_string()))?
+                .clone(),
         };
         let count = |value: u64| u64_to_js(value);
-        RustSwarmWorkerStats {
+        Ok(RustSwarmWorkerStats {
             turns_in_flight: self.observer.in_flight.load(Ordering::Relaxed),
             orchestration_turns: count(self.observer.orchestration_turns.load(Ordering::Relaxed)),
+            activities_succeeded: count(self.observer.activities_succeeded.load(Ordering::Relaxed)),
             orch_starts: count(metrics.orch_starts),
             orch_completions: count(metrics.orch_completions),
             orch_failures: count(metrics.orch_failures),
@@ -107,12 +117,11 @@ impl RustSwarmWorker {
             orch_poison: count(metrics.orch_poison),
             orch_continue_as_new: count(metrics.orch_continue_as_new),
             orch_dispatcher_items_fetched: count(metrics.orch_dispatcher_items_fetched),
-            activity_success: count(metrics.activity_success),
             activity_app_errors: count(metrics.activity_app_errors),
             activity_infra_errors: count(metrics.activity_infra_errors),
             activity_poison: count(metrics.activity_poison),
             worker_dispatcher_items_fetched: count(metrics.worker_dispatcher_items_fetched),
-        }
+        })
     }
 
     /// Sessions whose last turn before continue-as-new started since the last call.
@@ -131,7 +140,10 @@ impl RustSwarmWorker {
     #[napi]
     pub async fn stop(&self, timeout_ms: u32) {
         if let Some(runtime) = self.runtime.lock().await.take() {
-            runtime.shutdown(Some(timeout_ms.into())).await;
+            Arc::clone(&runtime).shutdown(Some(timeout_ms.into())).await;
+            if let (Some(metrics), Ok(mut kept)) = (runtime.metrics_snapshot(), self.final_metrics.lock()) {
+                *kept = metrics;
+            }
         }
     }
 }
@@ -143,7 +155,7 @@ pub async fn start_rust_swarm_worker(
     provider: WireProvider,
     options: RustSwarmWorkerOptions,
 ) -> napi::Result<RustSwarmWorker> {
-    let observer = Arc::new(TurnObserver::default());
+    let observer = Arc::new(WorkerObserver::default());
     let turns = Arc::clone(&observer);
     let orchestrations = OrchestrationRegistry::builder()
         .register(SESSION_ORCHESTRATION, move |ctx, input: String| {
@@ -164,5 +176,6 @@ pub async fn start_rust_swarm_worker(
     Ok(RustSwarmWorker {
         runtime: tokio::sync::Mutex::new(Some(runtime)),
         observer,
+        final_metrics: Mutex::default(),
     })
 }
