@@ -23,7 +23,7 @@ export function formatSummary(report: RunReport): string {
     );
   }
   if (fleet.engines.rust !== undefined) {
-    lines.push(`shared      ${fleet.sharedInstances} instances ran on both runtimes`);
+    lines.push(`shared      ${fleet.sharedInstances} instances fetched by both runtimes`);
   }
   const injected = Object.entries(report.faults.injected)
     .map(([kind, count]) => `${kind} ${count}`)
