@@ -9,6 +9,22 @@
  */
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
+/** A running Rust runtime serving `SwarmSession` and its activities. Stop it with `stop()`. */
+export declare class RustSwarmWorker {
+  /**
+   * Turns in flight, orchestration turns, and the runtime's counters (their final values
+   * after `stop()`).
+   */
+  stats(): Promise<RustSwarmWorkerStats>
+  /** Sessions whose last turn before continue-as-new started since the last call. */
+  takeContinueAsNewSoon(): Array<string>
+  /**
+   * Shuts the runtime down gracefully, waiting up to `timeoutMs` for work in flight; later
+   * calls do nothing.
+   */
+  stop(timeoutMs: number): Promise<void>
+}
+
 /**
  * A running Rust duroxide runtime on one duroxide-pg schema, serving `SharedDrain` and
  * `SharedHandoff`. Stop it with `stop()`.
@@ -239,6 +255,41 @@ export interface RustScenarioOptions {
   timeoutMs: number | null
 }
 
+/** The runtime settings of a swarm worker (the swarm's `WorkerRuntimeConfig`, durations in ms). */
+export interface RustSwarmWorkerOptions {
+  /** Stable across restarts: the session owner id. */
+  workerNodeId: string
+  orchestrationConcurrency: number
+  workerConcurrency: number
+  dispatcherPollIntervalMs: number
+  orchestratorLockTimeoutMs: number
+  workerLockTimeoutMs: number
+  sessionLockTimeoutMs: number
+  sessionIdleTimeoutMs: number
+  maxSessionsPerRuntime: number
+}
+
+/** What a swarm worker has done so far: its own counts, then duroxide's runtime counters. */
+export interface RustSwarmWorkerStats {
+  turnsInFlight: number
+  orchestrationTurns: number
+  /** Activities that returned a result (duroxide's own counter counts each twice). */
+  activitiesSucceeded: number
+  orchStarts: number
+  orchCompletions: number
+  orchFailures: number
+  orchApplicationErrors: number
+  orchInfrastructureErrors: number
+  orchConfigurationErrors: number
+  orchPoison: number
+  orchContinueAsNew: number
+  orchDispatcherItemsFetched: number
+  activityAppErrors: number
+  activityInfraErrors: number
+  activityPoison: number
+  workerDispatcherItemsFetched: number
+}
+
 /** One execution's history, as duroxide serde JSON. */
 export interface ScenarioExecution {
   executionId: number
@@ -279,6 +330,12 @@ export interface SerdeRoundTrip {
   /** serde's error text when the JSON does not decode (or, never expected, encode). */
   error: string | null
 }
+
+/**
+ * Starts a Rust runtime serving the swarm session workload over a duro provider (through the
+ * bridge), so every fetch and acknowledgement goes through that provider.
+ */
+export declare function startRustSwarmWorker(provider: WireProvider, options: RustSwarmWorkerOptions): Promise<RustSwarmWorker>
 
 /**
  * Starts a Rust worker on `schema` (created and migrated by duroxide-pg when needed), with the

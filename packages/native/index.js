@@ -773,7 +773,8 @@ if (
   }
 }
 
-const { RustWorker, duroxideVersion, listProviderValidations, migrateWithDuroxidePg, PollingRequirement, roundTripErrorDetails, roundTripEvent, roundTripWorkItem, runProviderValidation, runRustBenchmark, runRustScenariosOnPostgres, runRustScenariosOnProvider, startRustWorkerOnPostgres } = nativeBinding
+const { RustSwarmWorker, RustWorker, duroxideVersion, listProviderValidations, migrateWithDuroxidePg, PollingRequirement, roundTripErrorDetails, roundTripEvent, roundTripWorkItem, runProviderValidation, runRustBenchmark, runRustScenariosOnPostgres, runRustScenariosOnProvider, startRustSwarmWorker, startRustWorkerOnPostgres } = nativeBinding
+export { RustSwarmWorker }
 export { RustWorker }
 export { duroxideVersion }
 export { listProviderValidations }
@@ -786,5 +787,6 @@ export { runProviderValidation }
 export { runRustBenchmark }
 export { runRustScenariosOnPostgres }
 export { runRustScenariosOnProvider }
+export { startRustSwarmWorker }
 export { startRustWorkerOnPostgres }
 export const __napiBindingTarget = __napiLoadedBindingTarget

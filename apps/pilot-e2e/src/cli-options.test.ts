@@ -36,6 +36,15 @@ describe('the pilot-e2e command line', () => {
     expect(() => parseCliOptions(['--bogus'])).toThrow(UsageError);
   });
 
+  it('refuses a mixed fleet without a duro worker beside the Rust one', () => {
+    expect(parseCliOptions(['--mixed-fleet', '--workers', '2']).mixedFleet).toBe(true);
+    expect(() => parseCliOptions(['--mixed-fleet', '--workers', '1'])).toThrow(
+      new UsageError(
+        '--mixed-fleet needs at least 2 main-schema workers (duro and Rust side by side), got --workers 1',
+      ),
+    );
+  });
+
   it('turns chaos off with --no-chaos', () => {
     expect(parseCliOptions(['--no-chaos']).config.chaos.enabled).toBe(false);
   });

@@ -47,7 +47,7 @@ command line, 3 when the run itself could not be carried out.
   --log-dir DIR              where worker logs go (default: a new temporary folder)
   --schema-prefix NAME       prefix of the run's schemas (default: pilot)
   --keep-schemas             keep the schemas even when the run passed
-  --mixed-fleet              make one main-schema worker the Rust runtime (@duro/native)
+  --mixed-fleet              make the last main-schema worker the Rust runtime (@duro/native)
   --help                     show this text
 `;
 
@@ -162,6 +162,12 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
     }),
     chaos: values['no-chaos'] === true ? { ...chaos, enabled: false } : chaos,
   };
+  const mixedFleet = values['mixed-fleet'] === true;
+  if (mixedFleet && config.workers < 2) {
+    throw new UsageError(
+      `--mixed-fleet needs at least 2 main-schema workers (duro and Rust side by side), got --workers ${config.workers}`,
+    );
+  }
   return {
     preset: presetName,
     config,
@@ -170,7 +176,7 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
     logDir: values['log-dir'],
     schemaPrefix,
     keepSchemas: values['keep-schemas'] === true,
-    mixedFleet: values['mixed-fleet'] === true,
+    mixedFleet,
     help: values.help === true,
   };
 }

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { startEmbeddedPostgres, type PostgresServer } from '@duro/test-postgres';
 import { parseCliOptions, USAGE, UsageError, type CliOptions } from './cli-options.js';
 import { runSwarm } from './roles/coordinator.js';
+import { requireRustRuntime } from './roles/rust-runtime-check.js';
 import { ProgressDisplay } from './report/progress.js';
 import { formatSummary } from './report/summary.js';
 
@@ -41,12 +42,7 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(USAGE);
     return 0;
   }
-  if (options.mixedFleet) {
-    process.stderr.write(
-      'pilot-e2e: --mixed-fleet needs the Rust session workload of @duro/native, which this build does not have\n',
-    );
-    return 2;
-  }
+  if (options.mixedFleet) await requireRustRuntime();
   const logDir = options.logDir ?? (await mkdtemp(join(tmpdir(), 'pilot-e2e-')));
   await mkdir(logDir, { recursive: true });
   const progress = new ProgressDisplay();
@@ -60,6 +56,7 @@ async function main(argv: readonly string[]): Promise<number> {
       schemaPrefix: options.schemaPrefix,
       logDir,
       keepSchemas: options.keepSchemas,
+      mixedFleet: options.mixedFleet,
       progress,
     });
     process.stdout.write(`${formatSummary(report)}\n`);

@@ -2,11 +2,20 @@
 // workspace installs and builds on machines without cargo (the parity tests then explain what they
 // need). The cargo target folder lives outside the clone so rebuilds and CI runs reuse it.
 //
+// DURO_NATIVE_ADDON=skip leaves the addon out (the TypeScript of ts/ still builds, against the
+// committed index.js and index.d.ts): `pnpm start` sets it, so the swarm check on a fresh clone
+// does not wait for cargo; only `--mixed-fleet` needs the addon, and it says so when it is missing.
+//
 // A debug build is the default: it is what the parity tests need and it builds fastest.
 // DURO_NATIVE_PROFILE=release builds an optimised addon for benchmarks.
 import { spawnSync } from 'node:child_process';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+
+if (process.env.DURO_NATIVE_ADDON === 'skip') {
+  console.log('@duro/native: DURO_NATIVE_ADDON=skip; the native addon is not built.');
+  process.exit(0);
+}
 
 const cargo = spawnSync('cargo', ['--version'], { encoding: 'utf8' });
 if (cargo.status !== 0) {

@@ -34,6 +34,11 @@ export interface ChaosContext {
   readonly random: SeededRandom;
   /** Freezes are appended here (the lease invariant excuses observations inside them). */
   readonly freezes: FreezeWindow[];
+  /**
+   * Workers this fault goes to when one of them is a candidate (in a mixed fleet, the Rust
+   * worker for every other fault, so chaos reaches it as often as the rest of the fleet).
+   */
+  readonly favoured: ((slot: WorkerSlot) => boolean) | undefined;
 }
 
 /** A random running worker, or `undefined` when none runs. */
@@ -41,7 +46,9 @@ export function pickRunning(
   context: ChaosContext,
   accept: (slot: WorkerSlot) => boolean = () => true,
 ): WorkerSlot | undefined {
-  const candidates = context.fleet.running().filter(accept);
+  const all = context.fleet.running().filter(accept);
+  const favoured = context.favoured === undefined ? [] : all.filter(context.favoured);
+  const candidates = favoured.length > 0 ? favoured : all;
   if (candidates.length === 0) return undefined;
   return candidates[context.random.between(0, candidates.length - 1)];
 }

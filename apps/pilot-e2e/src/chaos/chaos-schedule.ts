@@ -35,7 +35,8 @@ export function planFaults(chaos: ChaosConfig, random: SeededRandom): FaultKind[
 /**
  * Injects `faults` one at a time, spread evenly over the middle of the load window (from 10 %
  * to 80 % of it), so that every fault lands while sessions are busy and the swarm has time to
- * recover before the load ends. Stops early when `signal` aborts.
+ * recover before the load ends. Faults 1, 3, 5, … go to `context.favoured` workers when one is a
+ * candidate. Stops early when `signal` aborts.
  */
 export async function runChaos(
   context: ChaosContext,
@@ -52,8 +53,9 @@ export async function runChaos(
     const wait = due - Date.now();
     if (wait > 0) await sleep(wait, undefined, { signal }).catch(() => undefined);
     if (signal.aborted) return;
+    const favoured = index % 2 === 0 ? context.favoured : undefined;
     try {
-      onOutcome(await INJECT[kind](context));
+      onOutcome(await INJECT[kind]({ ...context, favoured }));
     } catch (error) {
       onOutcome({
         kind,

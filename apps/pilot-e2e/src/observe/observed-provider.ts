@@ -15,6 +15,8 @@ export interface ObserverOptions {
   readonly worker: string;
   readonly audit: AuditLog;
   readonly stats: LeaseStats;
+  /** Called with the instance of every orchestration item fetched. */
+  readonly onOrchestrationFetched: (instance: string) => void;
   /** Called with every acknowledgement as it is sent, so chaos can kill the process mid-ack. */
   readonly onAckSent: (queue: AuditQueue) => void;
 }
@@ -130,6 +132,7 @@ export function observeProvider(inner: Provider, options: ObserverOptions): Prov
       const fetched = await inner.fetchOrchestrationItem(lockTimeoutMs, pollTimeoutMs, filter);
       if (fetched !== null) {
         const { item, lockToken, attemptCount } = fetched;
+        options.onOrchestrationFetched(item.instance);
         const keys = item.messages.map(workItemKey);
         await observeFetch(
           'orchestrator',

@@ -2,6 +2,8 @@ import type { MetricsSnapshot } from '@duro/core';
 import type { FaultOutcome } from '../chaos/chaos-context.js';
 import type { InvariantResult } from '../invariants/invariant-result.js';
 import type { LeaseFigures } from '../observe/lease-stats.js';
+import type { EngineKind } from '../roles/ipc-messages.js';
+import type { EngineTotals } from '../roles/worker-fleet.js';
 import type { SwarmConfig } from '../swarm-config.js';
 import type { ClientFigures } from '../workload/client-load.js';
 
@@ -35,6 +37,10 @@ export interface RunReport {
     readonly restarts: number;
     readonly unexpectedExits: number;
     readonly metrics: MetricsSnapshot | null;
+    /** What the workers of each runtime did (a mixed fleet has a `rust` entry). */
+    readonly engines: Partial<Record<EngineKind, EngineTotals>>;
+    /** Instances whose orchestration items both a duro and a Rust worker fetched. */
+    readonly sharedInstances: number;
   };
   readonly leases: Readonly<Record<'orchestrator' | 'worker', LeaseFigures>>;
   readonly faults: {

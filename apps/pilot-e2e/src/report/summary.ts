@@ -17,6 +17,14 @@ export function formatSummary(report: RunReport): string {
     `fleet       ${fleet.workers} workers, ${fleet.restarts} restarts, ${fleet.unexpectedExits} unexpected exits, ${fleet.metrics?.orchContinueAsNew ?? 0} continue-as-new`,
     `leases      ${leases.orchestrator.fetches} orchestration / ${leases.worker.fetches} activity fetches, least left ${leases.orchestrator.minRemainingMs ?? '-'} / ${leases.worker.minRemainingMs ?? '-'} ms, longest wait for work ${leases.orchestrator.fetchMsMax} / ${leases.worker.fetchMsMax} ms`,
   );
+  for (const [engine, totals] of Object.entries(fleet.engines)) {
+    lines.push(
+      `${`${engine} workers`.padEnd(11)} ${totals.workers}: ${totals.orchestrationTurns} turns, ${totals.activities} activities, ${totals.continueAsNew} continue-as-new, ${totals.instances} instances`,
+    );
+  }
+  if (fleet.engines.rust !== undefined) {
+    lines.push(`shared      ${fleet.sharedInstances} instances fetched by both runtimes`);
+  }
   const injected = Object.entries(report.faults.injected)
     .map(([kind, count]) => `${kind} ${count}`)
     .join(', ');

@@ -30,6 +30,8 @@ export interface CoordinatorOptions {
   readonly logDir: string;
   /** Keep the schemas even when the run passed. */
   readonly keepSchemas: boolean;
+  /** Make the last main-schema worker the Rust duroxide runtime of `@duro/native`. */
+  readonly mixedFleet: boolean;
   readonly progress: ProgressDisplay;
 }
 
@@ -93,14 +95,19 @@ function launchesOf(
   runs: readonly SchemaRun[],
   auditSchema: string,
 ): WorkerLaunch[] {
+  const mainSchema = `${options.schemaPrefix}_main`;
   return runs.flatMap((run) =>
-    Array.from({ length: run.workers }, (_, index) => ({
-      nodeId: `${run.schema.slice(options.schemaPrefix.length + 1)}-w${index}`,
-      databaseUrl: options.databaseUrl,
-      schema: run.schema,
-      auditSchema,
-      runtime: options.config.runtime,
-    })),
+    Array.from({ length: run.workers }, (_, index) => {
+      const rust = options.mixedFleet && run.schema === mainSchema && index === run.workers - 1;
+      return {
+        nodeId: `${run.schema.slice(options.schemaPrefix.length + 1)}-w${index}${rust ? '-rust' : ''}`,
+        engine: rust ? 'rust' : 'duro',
+        databaseUrl: options.databaseUrl,
+        schema: run.schema,
+        auditSchema,
+        runtime: options.config.runtime,
+      } satisfies WorkerLaunch;
+    }),
   );
 }
 
@@ -178,7 +185,14 @@ export async function runSwarm(options: CoordinatorOptions): Promise<RunReport> 
   const chaosStop = new AbortController();
   const random = new SeededRandom(config.seed, 'chaos');
   const chaos = runChaos(
-    { fleet, admin: db.pool, config, random, freezes },
+    {
+      fleet,
+      admin: db.pool,
+      config,
+      random,
+      freezes,
+      favoured: options.mixedFleet ? (slot) => slot.launch.engine === 'rust' : undefined,
+    },
     planFaults(config.chaos, random),
     workStartMs,
     config.loadDurationMs,
@@ -281,6 +295,8 @@ export async function runSwarm(options: CoordinatorOptions): Promise<RunReport> 
       restarts: totals.restarts,
       unexpectedExits: totals.unexpectedExits,
       metrics: totals.metrics,
+      engines: totals.engines,
+      sharedInstances: totals.sharedInstances,
     },
     leases: totals.leases,
     faults: { injected, outcomes },

@@ -6,10 +6,14 @@ import type { WorkerRuntimeConfig } from '../swarm-config.js';
 /** Environment variable that carries a worker's {@link WorkerLaunch} as JSON. */
 export const WORKER_LAUNCH_ENV = 'PILOT_E2E_WORKER';
 
+/** Which runtime a worker process hosts: duro's, or the Rust duroxide runtime of `@duro/native`. */
+export type EngineKind = 'duro' | 'rust';
+
 /** Everything a worker process needs to start. */
 export interface WorkerLaunch {
   /** Stable across restarts: the runtime's `workerNodeId` and the pool's application name. */
   readonly nodeId: string;
+  readonly engine: EngineKind;
   readonly databaseUrl: string;
   readonly schema: string;
   readonly auditSchema: string;
@@ -26,6 +30,8 @@ export interface WorkerStats {
   readonly metrics: MetricsSnapshot;
   readonly leases: Readonly<Record<AuditQueue, LeaseFigures>>;
   readonly turnsInFlight: number;
+  /** Instances whose orchestration items it fetched since its previous report. */
+  readonly newInstances: readonly string[];
 }
 
 /** Messages from a worker to the coordinator. */

@@ -1,7 +1,7 @@
 import type { MetricsSnapshot } from '@duro/core';
 import type { AuditQueue } from '../observe/audit-log.js';
 import { mergeLeaseFigures, type LeaseFigures } from '../observe/lease-stats.js';
-import type { WorkerLaunch, WorkerMessage } from './ipc-messages.js';
+import type { EngineKind, WorkerLaunch, WorkerMessage } from './ipc-messages.js';
 import { sumMetrics } from './metrics-sum.js';
 import { WorkerSlot } from './worker-slot.js';
 
@@ -13,12 +13,26 @@ export interface FleetEvents {
   readonly onRestartFailed: (nodeId: string, error: Error) => void;
 }
 
+/** What the workers of one engine did, all their lives together. */
+export interface EngineTotals {
+  readonly workers: number;
+  readonly orchestrationTurns: number;
+  readonly activities: number;
+  readonly continueAsNew: number;
+  /** Instances (per schema) whose orchestration items these workers fetched. */
+  readonly instances: number;
+}
+
 /** Fleet-wide figures for the progress display and the report. */
 export interface FleetTotals {
   readonly restarts: number;
   readonly unexpectedExits: number;
   readonly metrics: MetricsSnapshot | null;
   readonly leases: Record<AuditQueue, LeaseFigures>;
+  /** Per engine that has workers in the fleet. */
+  readonly engines: Partial<Record<EngineKind, EngineTotals>>;
+  /** Instances whose orchestration items both a duro and a Rust worker fetched. */
+  readonly sharedInstances: number;
 }
 
 /** Starts of one slot after which the fleet stops restarting it (a worker that keeps dying). */
@@ -89,6 +103,25 @@ export class WorkerFleet {
   totals(): FleetTotals {
     const all = this.slots.map((slot) => slot.totals());
     const metrics = sumMetrics(all.map((slot) => slot.metrics));
+    const engines: Partial<Record<EngineKind, EngineTotals>> = {};
+    const instancesOf = new Map<EngineKind, Set<string>>();
+    for (const engine of new Set(this.slots.map((slot) => slot.launch.engine))) {
+      const slots = this.slots.filter((slot) => slot.launch.engine === engine);
+      const engineMetrics = sumMetrics(slots.map((slot) => slot.totals().metrics));
+      const instances = new Set(
+        slots.flatMap((slot) => [...slot.instances].map((id) => `${slot.launch.schema}/${id}`)),
+      );
+      instancesOf.set(engine, instances);
+      engines[engine] = {
+        workers: slots.length,
+        orchestrationTurns: engineMetrics?.orchTurns ?? 0,
+        activities: engineMetrics?.activitySuccess ?? 0,
+        continueAsNew: engineMetrics?.orchContinueAsNew ?? 0,
+        instances: instances.size,
+      };
+    }
+    const rustInstances = instancesOf.get('rust') ?? new Set<string>();
+    const duroInstances = [...(instancesOf.get('duro') ?? [])];
     return {
       restarts: this.slots.reduce((sum, slot) => sum + Math.max(slot.lives - 1, 0), 0),
       unexpectedExits: this.unexpectedExits,
@@ -97,6 +130,8 @@ export class WorkerFleet {
         orchestrator: mergeLeaseFigures(all.map((slot) => slot.leases.orchestrator)),
         worker: mergeLeaseFigures(all.map((slot) => slot.leases.worker)),
       },
+      engines,
+      sharedInstances: duroInstances.filter((id) => rustInstances.has(id)).length,
     };
   }
 

@@ -1,17 +1,15 @@
 #!/usr/bin/env node
 /**
- * One worker of the swarm: a duro `Runtime` on a `PostgresProvider` (wrapped to observe leases
- * and acknowledgements), running the session workload until the coordinator says `drain` or
- * the process is killed. Started by the coordinator with its launch settings in the
- * environment; reports to it over the IPC channel.
+ * One worker of the swarm: a runtime (duro's, or the Rust one for a mixed fleet) on a
+ * `PostgresProvider` wrapped to observe leases and acknowledgements, running the session
+ * workload until the coordinator says `drain` or the process is killed. Started by the
+ * coordinator with its launch settings in the environment; reports to it over the IPC channel.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Runtime } from '@duro/core';
 import { PostgresProvider } from '@duro/provider-postgres';
 import { AuditLog } from '../observe/audit-log.js';
 import { LeaseStats } from '../observe/lease-stats.js';
 import { observeProvider } from '../observe/observed-provider.js';
-import { registerSessionWorkload } from '../workload/activities.js';
 import {
   WORKER_LAUNCH_ENV,
   workerApplicationName,
@@ -20,11 +18,18 @@ import {
   type WorkerMessage,
   type WorkerStats,
 } from './ipc-messages.js';
+import type { StartEngine } from './worker-engine.js';
 
 const STATS_INTERVAL_MS = 250;
 
 function send(message: WorkerMessage): void {
   process.send?.(message);
+}
+
+/** The engine's module is loaded on demand: a duro worker never needs `@duro/native`. */
+async function engineStarter(launch: WorkerLaunch): Promise<StartEngine> {
+  if (launch.engine === 'rust') return (await import('./rust-engine.js')).startRustEngine;
+  return (await import('./duro-engine.js')).startDuroEngine;
 }
 
 const launchText = process.env[WORKER_LAUNCH_ENV];
@@ -40,7 +45,7 @@ process.on('disconnect', () => process.exit(1));
 const audit = AuditLog.open(launch.databaseUrl, launch.auditSchema, `pilot-audit-${launch.nodeId}`);
 const leases = new LeaseStats();
 let ackKillArmed = false;
-let turnsInFlight = 0;
+let newInstances = new Set<string>();
 
 const provider = await PostgresProvider.connectWithSchema(launch.databaseUrl, launch.schema, {
   poolSize: options.poolSize,
@@ -51,6 +56,7 @@ const observed = observeProvider(provider, {
   worker: launch.nodeId,
   audit,
   stats: leases,
+  onOrchestrationFetched: (instance) => newInstances.add(instance),
   onAckSent: (queue) => {
     if (!ackKillArmed) return;
     send({ type: 'dying-mid-ack', queue });
@@ -58,42 +64,29 @@ const observed = observeProvider(provider, {
     setTimeout(() => process.kill(process.pid, 'SIGKILL'), Math.floor(Math.random() * 3));
   },
 });
-const runtime = new Runtime(observed, {
-  orchestrationConcurrency: options.orchestrationConcurrency,
-  workerConcurrency: options.workerConcurrency,
-  dispatcherPollIntervalMs: options.dispatcherPollIntervalMs,
-  orchestratorLockTimeoutMs: options.orchestratorLockTimeoutMs,
-  workerLockTimeoutMs: options.workerLockTimeoutMs,
-  sessionLockTimeoutMs: options.sessionLockTimeoutMs,
-  sessionIdleTimeoutMs: options.sessionIdleTimeoutMs,
-  maxSessionsPerRuntime: options.maxSessionsPerRuntime,
-  workerNodeId: launch.nodeId,
-  logLevel: 'warn',
-});
-registerSessionWorkload(runtime, {
-  onTurnStart: () => {
-    turnsInFlight += 1;
-  },
-  onTurnEnd: () => {
-    turnsInFlight -= 1;
-  },
-  onContinueAsNewSoon: (session) => send({ type: 'continue-as-new-soon', session }),
-});
+const engine = await (
+  await engineStarter(launch)
+)(observed, launch, (session) => send({ type: 'continue-as-new-soon', session }));
 
-function stats(): WorkerStats {
-  return { metrics: runtime.metricsSnapshot(), leases: leases.snapshot(), turnsInFlight };
+async function stats(): Promise<WorkerStats> {
+  const { metrics, turnsInFlight } = await engine.stats();
+  const instances = [...newInstances];
+  newInstances = new Set();
+  return { metrics, leases: leases.snapshot(), turnsInFlight, newInstances: instances };
 }
 
-const ticker = setInterval(() => send({ type: 'stats', stats: stats() }), STATS_INTERVAL_MS);
+const ticker = setInterval(() => {
+  void stats().then((current) => send({ type: 'stats', stats: current }));
+}, STATS_INTERVAL_MS);
 let draining = false;
 async function drain(): Promise<void> {
   if (draining) return;
   draining = true;
   clearInterval(ticker);
-  await runtime.shutdown(options.shutdownTimeoutMs);
+  await engine.shutdown(options.shutdownTimeoutMs);
   await provider.close();
   await audit.close();
-  send({ type: 'drained', stats: stats() });
+  send({ type: 'drained', stats: await stats() });
   // Give the IPC channel a moment to flush the last message.
   await sleep(20);
   process.exit(0);
@@ -114,5 +107,4 @@ process.on('message', (message: CoordinatorMessage) => {
 });
 process.on('SIGTERM', () => void drain());
 
-await runtime.start();
 send({ type: 'ready' });

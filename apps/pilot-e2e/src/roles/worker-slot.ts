@@ -28,6 +28,8 @@ export class WorkerSlot {
   state: SlotState = 'down';
   /** Processes started for this slot. */
   lives = 0;
+  /** Instances whose orchestration items any life of this slot fetched. */
+  readonly instances = new Set<string>();
   private child: ChildProcess | null = null;
   private current: WorkerStats | null = null;
   private finishedMetrics: MetricsSnapshot | null = null;
@@ -84,7 +86,10 @@ export class WorkerSlot {
           this.state = 'running';
           resolve();
         }
-        if (message.type === 'stats' || message.type === 'drained') this.current = message.stats;
+        if (message.type === 'stats' || message.type === 'drained') {
+          this.current = message.stats;
+          for (const instance of message.stats.newInstances) this.instances.add(instance);
+        }
         this.onMessage(this, message);
       });
       child.on('exit', (code, signal) => {

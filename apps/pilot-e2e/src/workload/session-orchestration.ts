@@ -54,7 +54,7 @@ export function* sessionOrchestration(
     if (woke !== null) state = yield* drain(ctx, accept(state, fifo, woke), fifo);
     const lastRound = round >= rounds;
     state = yield* runTurn(ctx, state, fifo, random, lastRound);
-    state = yield* spawnNextChild(ctx, state);
+    state = yield* spawnNextChild(ctx, state, lastRound);
     state = yield* reportToParent(ctx, state);
     state = { ...state, iterations: state.iterations + 1 };
     publishStatus(ctx, state, fifo);
@@ -143,12 +143,18 @@ function* runTurn(
   return { ...state, turns: state.turns + 1 };
 }
 
-function* spawnNextChild(ctx: OrchestrationContext, state: SessionInput): Step {
+/**
+ * Starts the next planned child. PilotSwarm starts children from an activity; duroxide also has
+ * a detached start, so even children start detached and odd ones from the activity. A turn that
+ * continues as new uses the activity too: duroxide sends a detached start only when the turn
+ * that records it waits or ends, not when it continues as new, so the child would never start
+ * on a Rust worker (duro starts it either way).
+ */
+function* spawnNextChild(ctx: OrchestrationContext, state: SessionInput, lastRound: boolean): Step {
   const child = state.plan.children[state.spawned];
   if (child === undefined) return state;
   const input = initialSessionInput(child, state.knobs);
-  // PilotSwarm starts children from an activity; duroxide also has a detached start. Use both.
-  if (state.spawned % 2 === 0) {
+  if (state.spawned % 2 === 0 && !lastRound) {
     yield* ctx.startOrchestration(SESSION_ORCHESTRATION, child.id, input);
   } else {
     yield* ctx.scheduleActivityWithRetry(SPAWN_CHILD, { id: child.id, input }, CLIENT_CALL_RETRY);

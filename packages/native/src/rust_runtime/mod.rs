@@ -7,6 +7,7 @@ mod harness;
 mod outcome;
 mod scenarios;
 mod shared_worker;
+mod swarm;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -1,0 +1,130 @@
+//! The swarm's three activities on the Rust runtime, as `apps/pilot-e2e/src/workload/activities.ts`
+//! runs them: a session-affine turn of some length, and the two that call the client (notify
+//! the parent, start a child). A failed client call returns an error, which the session's retry
+//! policy retries.
+
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use duroxide::runtime::registry::ActivityRegistry;
+use duroxide::ActivityContext;
+
+use super::session::{NOTIFY_PARENT, SESSION_ORCHESTRATION, SESSION_QUEUE, SPAWN_CHILD, TURN};
+use super::session_state::{ChildUpdate, NotifyParentInput, SpawnChildInput, TurnInput, TurnOutput};
+use crate::rust_runtime::scenarios::{add_activity, json};
+
+/// How long the last turn of an execution lingers after announcing continue-as-new.
+const CONTINUE_AS_NEW_ANNOUNCE_LEAD: Duration = Duration::from_millis(30);
+
+/// What the hosting process learns about the worker's work, for chaos timing and the report.
+#[derive(Default)]
+pub struct WorkerObserver {
+    /// Turn activities running now.
+    pub in_flight: AtomicI64,
+    /// Activities that returned a result. Counted here because duroxide 0.1.32's
+    /// `activity_success` counts each success twice (once when it runs, once when it is acked).
+    pub activities_succeeded: AtomicU64,
+    /// Runs of the session orchestration: one per orchestration turn, as every turn replays it
+    /// from the start.
+    pub orchestration_turns: AtomicU64,
+    /// Sessions whose last turn before continue-as-new is running, not yet taken by the host.
+    pub continue_as_new_soon: Mutex<Vec<String>>,
+}
+
+impl WorkerObserver {
+    fn count_success<T>(&self, result: Result<T, String>) -> Result<T, String> {
+        if result.is_ok() {
+            self.activities_succeeded.fetch_add(1, Ordering::Relaxed);
+        }
+        result
+    }
+}
+
+/// Counts a turn in flight for as long as it lives, even when its future is dropped.
+struct InFlight<'a>(&'a WorkerObserver);
+
+impl<'a> InFlight<'a> {
+    fn enter(observer: &'a WorkerObserver) -> Self {
+        observer.in_flight.fetch_add(1, Ordering::Relaxed);
+        Self(observer)
+    }
+}
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        self.0.in_flight.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+async fn run_turn(observer: &WorkerObserver, ctx: &ActivityContext, turn: TurnInput) -> Result<TurnOutput, String> {
+    let _in_flight = InFlight::enter(observer);
+    tokio::select! {
+        () = tokio::time::sleep(Duration::from_millis(turn.duration_ms)) => {}
+        () = ctx.cancelled() => {}
+    }
+    if turn.before_continue_as_new {
+        observer
+            .continue_as_new_soon
+            .lock()
+            .map_err(|error| error.to_string())?
+            .push(turn.session);
+        tokio::time::sleep(CONTINUE_AS_NEW_ANNOUNCE_LEAD).await;
+    }
+    Ok(TurnOutput {
+        worker: ctx.worker_id().to_string(),
+    })
+}
+
+async fn notify_parent(ctx: ActivityContext, input: NotifyParentInput) -> Result<(), String> {
+    let update = ChildUpdate {
+        kind: "update",
+        from: &input.from,
+        seq: input.seq,
+        nonce: uuid::Uuid::new_v4().to_string(),
+        is_final: input.is_final,
+    };
+    ctx.get_client()
+        .enqueue_event(&input.parent, SESSION_QUEUE, json(&update))
+        .await
+        .map_err(|error| format!("enqueueing an update for {}: {error}", input.parent))
+}
+
+async fn spawn_child(ctx: ActivityContext, child: SpawnChildInput) -> Result<(), String> {
+    // Starting an id that exists is ignored, so a re-run after a crash starts nothing twice.
+    ctx.get_client()
+        .start_orchestration(&child.id, SESSION_ORCHESTRATION, json(&child.input))
+        .await
+        .map_err(|error| format!("starting child {}: {error}", child.id))
+}
+
+/// The three activities, reporting to `observer`.
+pub fn activity_registry(observer: Arc<WorkerObserver>) -> ActivityRegistry {
+    let turn_observer = Arc::clone(&observer);
+    let builder = add_activity(
+        ActivityRegistry::builder(),
+        TURN,
+        move |ctx: ActivityContext, turn: TurnInput| {
+            let observer = Arc::clone(&turn_observer);
+            async move { observer.count_success(run_turn(&observer, &ctx, turn).await) }
+        },
+    );
+    let notify_observer = Arc::clone(&observer);
+    let builder = add_activity(
+        builder,
+        NOTIFY_PARENT,
+        move |ctx: ActivityContext, input: NotifyParentInput| {
+            let observer = Arc::clone(&notify_observer);
+            async move { observer.count_success(notify_parent(ctx, input).await) }
+        },
+    );
+    add_activity(
+        builder,
+        SPAWN_CHILD,
+        move |ctx: ActivityContext, child: SpawnChildInput| {
+            let observer = Arc::clone(&observer);
+            async move { observer.count_success(spawn_child(ctx, child).await) }
+        },
+    )
+    .build()
+}
