@@ -23,6 +23,9 @@ describe('the swarm check', () => {
       expect(report.faults.injected['connection-drop'] ?? 0).toBeGreaterThan(0);
       expect(report.fleet.restarts).toBeGreaterThan(0);
       expect(report.sessions.completed).toBe(report.sessions.instances);
+      // Every lease a worker was handed was observed, activities (fetched in batches) included.
+      expect(report.leases.orchestrator.fetches).toBeGreaterThan(0);
+      expect(report.leases.worker.fetches).toBeGreaterThan(0);
     },
     SMOKE_TIMEOUT_MS,
   );

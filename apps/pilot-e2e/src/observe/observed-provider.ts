@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Provider, WorkItem } from '@duro/core';
+import type { FetchedWorkItem, Provider, WorkItem } from '@duro/core';
 import type { AuditLog, AuditQueue, AuditRecord } from './audit-log.js';
 import type { LeaseStats } from './lease-stats.js';
 
@@ -100,33 +100,97 @@ export function observeProvider(inner: Provider, options: ObserverOptions): Prov
     }
   }
 
-  async function observeAck(lockToken: string, ack: Promise<void>): Promise<void> {
+  /** Forgets a lock as its acknowledgement is sent, and lets chaos strike mid-ack. */
+  function ackSent(lockToken: string): HeldLock | undefined {
     const lock = held.get(lockToken);
     held.delete(lockToken);
     if (lock !== undefined) options.onAckSent(lock.queue);
+    return lock;
+  }
+
+  async function noteAckFailure(
+    lock: HeldLock | undefined,
+    error: unknown,
+    startedAtMs: number,
+  ): Promise<void> {
+    if (lock === undefined || !isLockTokenFailure(error)) return;
+    for (const messageKey of lock.messageKeys) {
+      await record({
+        kind: 'lock-token-ack-failure',
+        queue: lock.queue,
+        instance: lock.instance,
+        messageKey,
+        value: null,
+        startedAtMs,
+        endedAtMs: Date.now(),
+        detail: error instanceof Error ? error.message : String(error),
+      });
+    }
+  }
+
+  async function observeAck(lockToken: string, ack: Promise<void>): Promise<void> {
+    const lock = ackSent(lockToken);
     const startedAtMs = Date.now();
     try {
       await ack;
     } catch (error) {
-      if (lock !== undefined && isLockTokenFailure(error)) {
-        for (const messageKey of lock.messageKeys) {
-          await record({
-            kind: 'lock-token-ack-failure',
-            queue: lock.queue,
-            instance: lock.instance,
-            messageKey,
-            value: null,
-            startedAtMs,
-            endedAtMs: Date.now(),
-            detail: error instanceof Error ? error.message : String(error),
-          });
-        }
-      }
+      await noteAckFailure(lock, error, startedAtMs);
       throw error;
     }
   }
 
+  async function observeWorkFetch(
+    fetched: FetchedWorkItem,
+    lockTimeoutMs: number,
+    startedAtMs: number,
+  ): Promise<void> {
+    if (fetched.item.type !== 'ActivityExecute') return;
+    const { item, lockToken, attemptCount } = fetched;
+    await observeFetch(
+      'worker',
+      lockToken,
+      item.instance,
+      [workItemKey(item)],
+      attemptCount,
+      lockTimeoutMs,
+      startedAtMs,
+    );
+  }
+
+  // The batched worker-queue methods are optional: they are observed only when the inner
+  // provider has them, so a runtime over a provider without them still falls back to one at a time.
+  const fetchWorkItems = inner.fetchWorkItems?.bind(inner);
+  const ackWorkItems = inner.ackWorkItems?.bind(inner);
+  const batchOverrides: Partial<Provider> = {
+    ...(fetchWorkItems !== undefined && {
+      async fetchWorkItems(lockTimeoutMs, pollTimeoutMs, session, tagFilter, ...limits) {
+        const startedAtMs = Date.now();
+        const batch = await fetchWorkItems(
+          lockTimeoutMs,
+          pollTimeoutMs,
+          session,
+          tagFilter,
+          ...limits,
+        );
+        for (const fetched of batch) await observeWorkFetch(fetched, lockTimeoutMs, startedAtMs);
+        return batch;
+      },
+    }),
+    ...(ackWorkItems !== undefined && {
+      async ackWorkItems(acks) {
+        const locks = acks.map(({ lockToken }) => ackSent(lockToken));
+        const startedAtMs = Date.now();
+        const outcomes = await ackWorkItems(acks);
+        for (const [index, outcome] of outcomes.entries()) {
+          if (!outcome.ok) await noteAckFailure(locks[index], outcome.error, startedAtMs);
+        }
+        return outcomes;
+      },
+    }),
+  };
+
   const overrides: Partial<Provider> = {
+    ...batchOverrides,
     async fetchOrchestrationItem(lockTimeoutMs, pollTimeoutMs, filter) {
       const startedAtMs = Date.now();
       const fetched = await inner.fetchOrchestrationItem(lockTimeoutMs, pollTimeoutMs, filter);
@@ -149,18 +213,7 @@ export function observeProvider(inner: Provider, options: ObserverOptions): Prov
     async fetchWorkItem(lockTimeoutMs, pollTimeoutMs, session, tagFilter) {
       const startedAtMs = Date.now();
       const fetched = await inner.fetchWorkItem(lockTimeoutMs, pollTimeoutMs, session, tagFilter);
-      if (fetched !== null && fetched.item.type === 'ActivityExecute') {
-        const { item, lockToken, attemptCount } = fetched;
-        await observeFetch(
-          'worker',
-          lockToken,
-          item.instance,
-          [workItemKey(item)],
-          attemptCount,
-          lockTimeoutMs,
-          startedAtMs,
-        );
-      }
+      if (fetched !== null) await observeWorkFetch(fetched, lockTimeoutMs, startedAtMs);
       return fetched;
     },
     ackOrchestrationItem(lockToken, ...rest) {
