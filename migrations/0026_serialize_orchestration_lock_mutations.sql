@@ -64,15 +64,17 @@ BEGIN
           AND q.instance_id <> ALL (v_skipped)
           AND NOT EXISTS (SELECT 1 FROM {{schema}}.instance_locks il
                           WHERE il.instance_id = q.instance_id AND il.locked_until > v_now_ms)
-          AND (p_min_version_packed IS NULL OR NOT EXISTS (
-                SELECT 1 FROM {{schema}}.instances i
+          -- A scalar subquery, not NOT EXISTS: inside this OR a generic plan hashed the NOT EXISTS,
+          -- reading every execution per call; this reads one instance and one execution by key.
+          AND (p_min_version_packed IS NULL OR (
+                SELECT (e.duroxide_version_major * 1000000 + e.duroxide_version_minor * 1000
+                        + e.duroxide_version_patch
+                        BETWEEN p_min_version_packed AND p_max_version_packed) IS NOT TRUE
+                FROM {{schema}}.instances i
                 JOIN {{schema}}.executions e
                   ON e.instance_id = i.instance_id AND e.execution_id = i.current_execution_id
                 WHERE i.instance_id = q.instance_id
-                  AND e.duroxide_version_major IS NOT NULL
-                  AND (e.duroxide_version_major * 1000000 + e.duroxide_version_minor * 1000
-                       + e.duroxide_version_patch
-                       BETWEEN p_min_version_packed AND p_max_version_packed) IS NOT TRUE))
+                  AND e.duroxide_version_major IS NOT NULL) IS NOT TRUE)
         ORDER BY q.visible_at, q.id
         LIMIT 1;
         IF NOT FOUND THEN
@@ -94,15 +96,17 @@ BEGIN
           AND q.visible_at <= v_now_ts
           AND NOT EXISTS (SELECT 1 FROM {{schema}}.instance_locks il
                           WHERE il.instance_id = q.instance_id AND il.locked_until > v_now_ms)
-          AND (p_min_version_packed IS NULL OR NOT EXISTS (
-                SELECT 1 FROM {{schema}}.instances i
+          -- A scalar subquery, not NOT EXISTS: inside this OR a generic plan hashed the NOT EXISTS,
+          -- reading every execution per call; this reads one instance and one execution by key.
+          AND (p_min_version_packed IS NULL OR (
+                SELECT (e.duroxide_version_major * 1000000 + e.duroxide_version_minor * 1000
+                        + e.duroxide_version_patch
+                        BETWEEN p_min_version_packed AND p_max_version_packed) IS NOT TRUE
+                FROM {{schema}}.instances i
                 JOIN {{schema}}.executions e
                   ON e.instance_id = i.instance_id AND e.execution_id = i.current_execution_id
                 WHERE i.instance_id = q.instance_id
-                  AND e.duroxide_version_major IS NOT NULL
-                  AND (e.duroxide_version_major * 1000000 + e.duroxide_version_minor * 1000
-                       + e.duroxide_version_patch
-                       BETWEEN p_min_version_packed AND p_max_version_packed) IS NOT TRUE))
+                  AND e.duroxide_version_major IS NOT NULL) IS NOT TRUE)
         FOR UPDATE OF q SKIP LOCKED;
         IF NOT FOUND THEN
             v_skipped := v_skipped || v_instance_id;
