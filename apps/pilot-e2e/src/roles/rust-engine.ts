@@ -1,6 +1,6 @@
 import type { MetricsSnapshot } from '@duro/core';
 import { startRustSwarmWorker, toWireProvider, type RustSwarmWorkerStats } from '@duro/native';
-import type { StartEngine } from './worker-engine.js';
+import { engineSettings, type StartEngine } from './worker-engine.js';
 
 /** How often the host collects the sessions the Rust turns announced as about to continue. */
 const ANNOUNCEMENT_POLL_MS = 5;
@@ -43,17 +43,9 @@ function asMetrics(stats: RustSwarmWorkerStats): MetricsSnapshot {
  * a duro worker's.
  */
 export const startRustEngine: StartEngine = async (provider, launch, onContinueAsNewSoon) => {
-  const { runtime: options } = launch;
   const worker = await startRustSwarmWorker(toWireProvider(provider), {
+    ...engineSettings(launch.runtime),
     workerNodeId: launch.nodeId,
-    orchestrationConcurrency: options.orchestrationConcurrency,
-    workerConcurrency: options.workerConcurrency,
-    dispatcherPollIntervalMs: options.dispatcherPollIntervalMs,
-    orchestratorLockTimeoutMs: options.orchestratorLockTimeoutMs,
-    workerLockTimeoutMs: options.workerLockTimeoutMs,
-    sessionLockTimeoutMs: options.sessionLockTimeoutMs,
-    sessionIdleTimeoutMs: options.sessionIdleTimeoutMs,
-    maxSessionsPerRuntime: options.maxSessionsPerRuntime,
   });
   const announcements = setInterval(() => {
     for (const session of worker.takeContinueAsNewSoon()) onContinueAsNewSoon(session);

@@ -1,4 +1,5 @@
 import type { MetricsSnapshot, Provider } from '@duro/core';
+import type { WorkerRuntimeConfig } from '../swarm-config.js';
 import type { WorkerLaunch } from './ipc-messages.js';
 
 /** What an engine reports about its current life. */
@@ -24,3 +25,12 @@ export type StartEngine = (
   launch: WorkerLaunch,
   onContinueAsNewSoon: (session: string) => void,
 ) => Promise<WorkerEngine>;
+
+/** The settings both runtimes take from a worker's configuration, under the same names. */
+export type EngineSettings = Omit<WorkerRuntimeConfig, 'poolSize' | 'shutdownTimeoutMs'>;
+
+/** Picks {@link EngineSettings} out of a worker's configuration. */
+export function engineSettings(config: WorkerRuntimeConfig): EngineSettings {
+  const { poolSize: _poolSize, shutdownTimeoutMs: _shutdownTimeoutMs, ...settings } = config;
+  return settings;
+}
