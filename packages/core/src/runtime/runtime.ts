@@ -3,6 +3,7 @@ import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Provider } from '../provider/provider.js';
 import { OrchestrationDispatcher } from './dispatch/orchestration-dispatcher.js';
+import { OrchestrationIdentities } from './dispatch/orchestration-identities.js';
 import { WorkerDispatcher } from './dispatch/worker-dispatcher.js';
 import {
   ActivityRegistry,
@@ -132,6 +133,7 @@ export class Runtime {
     const stop = this.stopController.signal;
     // Every dispatcher slot listens on the stop signal.
     setMaxListeners(0, stop, this.haltController.signal);
+    const identities = new OrchestrationIdentities(this.provider);
     const turns = new OrchestrationDispatcher(
       {
         provider: this.provider,
@@ -141,6 +143,7 @@ export class Runtime {
         metrics: this.metrics,
         tracing: this.tracing,
       },
+      identities,
       stop,
     );
     const workers = new WorkerDispatcher(
@@ -153,6 +156,7 @@ export class Runtime {
         tracing: this.tracing,
         stragglers: this.stragglers,
         halt: this.haltController.signal,
+        identities,
       },
       this.runtimeId,
       stop,

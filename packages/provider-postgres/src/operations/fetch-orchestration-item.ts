@@ -6,6 +6,7 @@ import type {
 import type { ProviderDatabase } from '../provider-database.js';
 import { readOptionalRow } from '../rows.js';
 import type { Statement } from '../statement.js';
+import { CLAIM_COMMIT_WITHOUT_FLUSH_WAIT } from './claim-commit.js';
 import { ackOrchestrationItem } from './ack-orchestration-item.js';
 import { buildAckPayload } from './ack-payload.js';
 import {
@@ -19,7 +20,8 @@ const FETCH_ORCHESTRATION_ITEM: Statement = {
   operation: 'fetch_orchestration_item',
   preparedAs: 'fetch_orch',
   sql: (s) =>
-    `SELECT * FROM ${s}.fetch_orchestration_item($1::bigint, $2::bigint, $3::bigint, $4::bigint)`,
+    `SELECT f.* FROM ${s}.fetch_orchestration_item($1::bigint, $2::bigint, $3::bigint, $4::bigint) f ` +
+    CLAIM_COMMIT_WITHOUT_FLUSH_WAIT,
 };
 
 /** The name the procedure gives an instance it knows nothing about (no row, no start item). */

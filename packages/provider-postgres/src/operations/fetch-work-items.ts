@@ -2,6 +2,7 @@ import type { FetchedWorkItem, SessionFetchConfig, TagFilter } from '@duro/core'
 import type { ProviderDatabase } from '../provider-database.js';
 import { readRows } from '../rows.js';
 import type { Statement } from '../statement.js';
+import { CLAIM_COMMIT_WITHOUT_FLUSH_WAIT } from './claim-commit.js';
 import { decodeFetchedWorkItem, tagArguments } from './fetch-work-item.js';
 
 // One statement claims the batch, judged as `fetch_work_item` judges one row: visible, unlocked
@@ -66,7 +67,7 @@ claimed AS (
     RETURNING q.id, q.work_item, q.lock_token, q.attempt_count
 )
 SELECT work_item AS out_work_item, lock_token AS out_lock_token, attempt_count AS out_attempt_count
-FROM claimed
+FROM claimed ${CLAIM_COMMIT_WITHOUT_FLUSH_WAIT}
 ORDER BY id`,
 };
 

@@ -10,6 +10,7 @@ import { renewalIntervalMs } from '../runtime-options.js';
 import { SPAN_ATTRIBUTES, SPAN_NAMES } from '../runtime-tracing.js';
 import { processOrchestrationItem } from '../turn/orchestration-turn.js';
 import { abandonQuietly, type TurnDependencies } from '../turn/turn-commit.js';
+import type { OrchestrationIdentities } from './orchestration-identities.js';
 import { runSlot } from './slot-loop.js';
 import { fetchUnlessStopped, startRenewal } from './stoppable-wait.js';
 
@@ -25,6 +26,7 @@ export class OrchestrationDispatcher {
 
   constructor(
     private readonly deps: TurnDependencies,
+    private readonly identities: OrchestrationIdentities,
     private readonly stop: AbortSignal,
   ) {
     this.filter = { supportedDuroxideVersions: [deps.options.supportedReplayVersions] };
@@ -95,15 +97,19 @@ export class OrchestrationDispatcher {
     };
     try {
       await deps.tracing.inSpan(SPAN_NAMES.orchestrationTurn, attributes, async (span) => {
-        const { disposition, orchestrationVersion } = await processOrchestrationItem(
+        const { disposition, ran } = await processOrchestrationItem(
           deps,
           item,
           lockToken,
           attemptCount,
         );
         span.setAttribute(SPAN_ATTRIBUTES.turnDisposition, disposition);
-        if (orchestrationVersion !== null) {
-          span.setAttribute(SPAN_ATTRIBUTES.orchestrationVersion, orchestrationVersion);
+        if (ran !== null) {
+          span.setAttribute(SPAN_ATTRIBUTES.orchestrationVersion, ran.identity.version);
+          // The activities this turn scheduled run as this execution's orchestration.
+          if (disposition === 'committed') {
+            this.identities.remember(item.instance, ran.executionId, ran.identity);
+          }
         }
         if (disposition === 'ack_failed' || disposition === 'poison_failed') {
           span.setStatus({ code: SpanStatusCode.ERROR, message: disposition });

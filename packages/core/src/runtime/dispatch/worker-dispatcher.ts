@@ -5,7 +5,6 @@ import { withLogFields } from '../logger.js';
 import { renewalIntervalMs } from '../runtime-options.js';
 import { SPAN_ATTRIBUTES, SPAN_NAMES } from '../runtime-tracing.js';
 import { runActivity, type ActivityDependencies } from './activity-execution.js';
-import { OrchestrationIdentities } from './orchestration-identities.js';
 import { runSlot } from './slot-loop.js';
 import { fetchUnlessStopped, sleepUnlessStopped } from './stoppable-wait.js';
 import { WorkItemAcks } from './work-item-acks.js';
@@ -40,16 +39,14 @@ class SessionTracker {
  */
 export class WorkerDispatcher {
   private readonly sessions = new SessionTracker();
-  private readonly deps: Omit<ActivityDependencies, 'acknowledge'>;
   private readonly acks: WorkItemAcks;
 
   constructor(
-    deps: Omit<ActivityDependencies, 'acknowledge' | 'identities'>,
+    private readonly deps: Omit<ActivityDependencies, 'acknowledge'>,
     private readonly runtimeId: string,
     private readonly stop: AbortSignal,
   ) {
     this.acks = new WorkItemAcks(deps.provider);
-    this.deps = { ...deps, identities: new OrchestrationIdentities(deps.provider) };
   }
 
   /** Starts every slot and the session manager; resolves when all have stopped. */

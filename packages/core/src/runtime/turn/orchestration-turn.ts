@@ -5,6 +5,7 @@ import type {
   OrchestrationItem,
   ScheduledActivityIdentifier,
 } from '../../provider/orchestration-item.js';
+import type { OrchestrationIdentity } from '../dispatch/orchestration-identities.js';
 import { limitViolation } from '../limits.js';
 import { newEvent } from '../runtime-version.js';
 import { unregisteredBackoffMs } from '../runtime-options.js';
@@ -31,18 +32,24 @@ export type TurnDisposition =
   'committed' | 'poisoned' | 'poison_failed' | 'abandoned' | 'ack_failed';
 
 /**
- * What became of an item, and the orchestration version its turn ran (`null` when no handler
- * ran; a new instance's version is only known once the handler was resolved).
+ * What became of an item, and the execution its turn ran (`null` when no handler ran; a new
+ * instance's version is only known once the handler was resolved).
  * @internal
  */
 export interface TurnOutcome {
   readonly disposition: TurnDisposition;
-  readonly orchestrationVersion: string | null;
+  readonly ran: RanExecution | null;
 }
 
-const outcome = (disposition: TurnDisposition, version: string | null = null): TurnOutcome => ({
+/** The execution a turn ran, and the orchestration it ran as. @internal */
+export interface RanExecution {
+  readonly executionId: number;
+  readonly identity: OrchestrationIdentity;
+}
+
+const outcome = (disposition: TurnDisposition, ran: RanExecution | null = null): TurnOutcome => ({
   disposition,
-  orchestrationVersion: version,
+  ran,
 });
 
 /**
@@ -125,7 +132,7 @@ export async function processOrchestrationItem(
   let workerItems: WorkItem[] = [];
   let orchestratorItems: WorkItem[] = [];
   let cancelled: ScheduledActivityIdentifier[] = [];
-  let version: string | null = null;
+  let ran: RanExecution | null = null;
   if (batch.orchestrationName !== '') {
     const resolved =
       batch.version !== null
@@ -146,7 +153,7 @@ export async function processOrchestrationItem(
       await abandonQuietly(deps, lockToken, backoffMs);
       return outcome('abandoned');
     }
-    version = resolved.version;
+    ran = { executionId, identity: { name: batch.orchestrationName, version: resolved.version } };
     const started =
       persisted.length === 0 ? [startedEvent(instance, executionId, batch, resolved.version)] : [];
     if (started.length > 0 || batch.isContinueAsNew) {
@@ -226,7 +233,7 @@ export async function processOrchestrationItem(
     metadata,
     cancelledActivities: cancelled,
   });
-  if (!failure) return outcome('committed', version);
+  if (!failure) return outcome('committed', ran);
 
   logger.warn(
     {
@@ -261,7 +268,7 @@ export async function processOrchestrationItem(
     );
     await abandonQuietly(deps, lockToken, 50);
   }
-  return outcome('ack_failed', version);
+  return outcome('ack_failed', ran);
 }
 
 function startedEvent(
