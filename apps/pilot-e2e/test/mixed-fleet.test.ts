@@ -1,6 +1,6 @@
 import { useTestSchema } from '@duro/test-postgres/vitest';
 import { describe, expect, it } from 'vitest';
-import { INVARIANT_NAMES, runSwarmCli } from './run-cli.js';
+import { runPassingSwarm } from './run-cli.js';
 
 const MIXED_TIMEOUT_MS = 180_000;
 /** The Rust worker: the last main-schema worker of a mixed fleet. */
@@ -13,16 +13,10 @@ describe('the swarm check with a mixed fleet', () => {
     'a duro and a Rust worker share the sessions of one schema under chaos and keep every invariant',
     async () => {
       // Needs the native addon (`pnpm --filter @duro/native build`); without it the run fails.
-      const { code, output, report } = await runSwarmCli(schema, [
+      const report = await runPassingSwarm(schema, [
         ...['--preset', 'smoke', '--mixed-fleet', '--workers', '2', '--sessions', '10'],
         ...['--second-schema-sessions', '3', '--duration', '15s'],
       ]);
-      expect(report, output).toBeDefined();
-      if (report === undefined) return;
-      const failed = report.invariants.filter((result) => !result.passed);
-      expect(failed, output).toEqual([]);
-      expect(code, output).toBe(0);
-      expect(report.invariants.map((result) => result.name)).toEqual(INVARIANT_NAMES);
       expect(report.sessions.completed).toBe(report.sessions.instances);
       // The Rust worker did turns and activities, of sessions that duro workers served too.
       const rust = report.fleet.engines.rust;
@@ -34,7 +28,7 @@ describe('the swarm check with a mixed fleet', () => {
       const onRust = report.faults.outcomes.filter(
         (outcome) => outcome.injected && outcome.target === RUST_WORKER,
       );
-      expect(onRust.length, output).toBeGreaterThan(0);
+      expect(onRust.length, JSON.stringify(report.faults.outcomes)).toBeGreaterThan(0);
     },
     MIXED_TIMEOUT_MS,
   );

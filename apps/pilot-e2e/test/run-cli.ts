@@ -4,6 +4,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 import type { RunReport } from '../src/report/run-report.js';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
@@ -51,4 +52,21 @@ export async function runSwarmCli(
     ? (JSON.parse(await readFile(reportFile, 'utf8')) as RunReport)
     : undefined;
   return { code, output, report };
+}
+
+/**
+ * Runs the CLI as {@link runSwarmCli} does and asserts that the run passed: a report listing
+ * every invariant, none failed, exit code 0. Returns the report.
+ */
+export async function runPassingSwarm(
+  schema: { readonly databaseUrl: string; readonly name: string },
+  args: readonly string[],
+): Promise<RunReport> {
+  const { code, output, report } = await runSwarmCli(schema, args);
+  if (report === undefined) throw new Error(`the run wrote no report:\n${output}`);
+  const failed = report.invariants.filter((result) => !result.passed);
+  expect(failed, output).toEqual([]);
+  expect(code, output).toBe(0);
+  expect(report.invariants.map((result) => result.name)).toEqual(INVARIANT_NAMES);
+  return report;
 }
