@@ -1,8 +1,9 @@
 import pg from 'pg';
 import { toProviderError } from './errors.js';
+import { readLedger } from './migrations/migration-ledger.js';
 import { MigrationError } from './migrations/migration-error.js';
 import { runMigrations } from './migrations/migration-runner.js';
-import { schemaNames } from './migrations/schema-sql.js';
+import { schemaNames, type SchemaNames } from './migrations/schema-sql.js';
 import type { ResolvedProviderOptions } from './postgres-provider-options.js';
 import { ProviderDatabase } from './provider-database.js';
 
@@ -13,6 +14,33 @@ export interface ProviderConnection {
   readonly sessionConfig: pg.ClientConfig;
   /** The schema as PostgreSQL names it (lower case). */
   readonly schema: string;
+  /** Whether the schema has `duro_fetch_orchestration_item` with the claim of its version. */
+  readonly historyTails: boolean;
+}
+
+/**
+ * The duroxide-track version whose `fetch_orchestration_item` claim duro migration 2's
+ * `duro_fetch_orchestration_item` repeats. On a schema at another version the history tail
+ * fetch would claim differently from the schema's own procedures, so it is not used there.
+ */
+const HISTORY_TAIL_CLAIM_VERSION = 26;
+/** The duro-track migration that creates `duro_fetch_orchestration_item`. */
+const HISTORY_TAIL_DURO_VERSION = 2;
+
+interface TrackVersions {
+  readonly duroxideVersion: number;
+  readonly duroVersion: number;
+}
+
+async function readTrackVersions(pool: pg.Pool, names: SchemaNames): Promise<TrackVersions> {
+  const client = await pool.connect();
+  try {
+    const duroxide = await readLedger(client, names, 'duroxide');
+    const duro = await readLedger(client, names, 'duro');
+    return { duroxideVersion: duroxide?.at(-1) ?? 0, duroVersion: duro?.at(-1) ?? 0 };
+  } finally {
+    client.release();
+  }
 }
 
 /** The connection settings every session of the provider uses. */
@@ -48,15 +76,16 @@ export async function connectProvider(
   // would otherwise raise an unhandled 'error' event. Its query fails and it is discarded.
   pool.on('connect', (client) => client.on('error', () => undefined));
   pool.on('error', () => undefined);
+  let versions: TrackVersions;
   try {
     if (options.migrate) {
       const target = options.migrateToVersion;
-      await runMigrations(
+      versions = await runMigrations(
         pool,
         target === undefined ? { schema } : { schema, targetVersion: target },
       );
     } else {
-      await pool.query('SELECT 1');
+      versions = await readTrackVersions(pool, names);
     }
   } catch (error) {
     await pool.end();
@@ -66,5 +95,8 @@ export async function connectProvider(
     database: new ProviderDatabase(pool, names, options.nowMs),
     sessionConfig: config,
     schema: names.folded,
+    historyTails:
+      versions.duroxideVersion === HISTORY_TAIL_CLAIM_VERSION &&
+      versions.duroVersion >= HISTORY_TAIL_DURO_VERSION,
   };
 }

@@ -54,6 +54,16 @@ export interface PostgresProviderOptions {
    */
   readonly idlePollIntervalMs?: number;
   /**
+   * How many instances' histories the provider keeps in memory, so that the next turn of an
+   * instance it ran fetches only the events written since: the least recently run instance is
+   * dropped first, and an instance is dropped when its execution ends. A held history costs
+   * memory like its decoded events. 0 turns the cache off, and every fetch reads the whole
+   * history. The cache needs the duro track's migration 2 on a schema whose duroxide track is
+   * at 26; on any other schema it stays off.
+   * @default 256
+   */
+  readonly historyCacheSize?: number;
+  /**
    * The clock passed to every procedure as `p_now_ms`, epoch ms. Replace it in tests to
    * simulate a slow or skewed worker clock.
    * @default Date.now
@@ -110,6 +120,7 @@ export function resolveProviderOptions(options: PostgresProviderOptions): Resolv
     migrate: options.migrate ?? true,
     migrateToVersion: options.migrateToVersion,
     idlePollIntervalMs,
+    historyCacheSize: nonNegativeInteger('historyCacheSize', options.historyCacheSize, 256),
     nowMs: options.nowMs ?? Date.now,
   };
 }

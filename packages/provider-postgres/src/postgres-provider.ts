@@ -30,6 +30,7 @@ import {
 } from '@duro/core';
 import { connectProvider, type ProviderConnection } from './connect.js';
 import { orchestrationScope, workScope } from './fetch-scopes.js';
+import { HistoryCache } from './history-cache.js';
 import { LockOwners } from './lock-owners.js';
 import type { WaitScope } from './queue-waiters.js';
 import { pollForWork } from './long-poll.js';
@@ -121,6 +122,8 @@ export class PostgresProvider implements Provider, ProviderAdmin {
   readonly #db: ProviderDatabase;
   readonly #wakeups: Wakeups;
   readonly #locks = new LockOwners();
+  /** The histories of the instances this provider ran; `null` when the cache is off. */
+  readonly #histories: HistoryCache | null;
   /** The owner that last claimed each session's work through this provider. */
   readonly #sessionOwners = new RecentMap<string, string>(MAX_REMEMBERED_SESSIONS);
   /** The owners that claimed session work through this provider. */
@@ -129,6 +132,10 @@ export class PostgresProvider implements Provider, ProviderAdmin {
   private constructor(connection: ProviderConnection, options: ResolvedProviderOptions) {
     this.schema = connection.schema;
     this.#db = connection.database;
+    this.#histories =
+      connection.historyTails && options.historyCacheSize > 0
+        ? new HistoryCache(options.historyCacheSize)
+        : null;
     const channels = {
       orchestrator: wakeupChannel(connection.schema, 'orchestrator'),
       worker: wakeupChannel(connection.schema, 'worker'),
@@ -188,7 +195,7 @@ export class PostgresProvider implements Provider, ProviderAdmin {
   ): Promise<FetchedOrchestrationItem | null> {
     const scope = orchestrationScope(filter);
     return pollForWork(this.#wakeups, 'orchestrator', scope, pollTimeoutMs, async () => {
-      const result = await fetchOrchestrationItem(this.#db, lockTimeoutMs, filter);
+      const result = await fetchOrchestrationItem(this.#db, lockTimeoutMs, filter, this.#histories);
       switch (result.kind) {
         case 'item':
           this.#locks.remember(result.fetched.lockToken, result.fetched.item.instance);
@@ -220,6 +227,7 @@ export class PostgresProvider implements Provider, ProviderAdmin {
       instance,
     );
     await ackOrchestrationItem(this.#db, lockToken, executionId, payload, instance);
+    this.#histories?.acknowledged(lockToken, executionId, historyDelta);
     this.#locks.forget(lockToken);
     for (const item of orchestratorItems) {
       if (item.type === 'TimerFired') this.#wakeups.noteDue('orchestrator', item.fireAtMs);
@@ -234,6 +242,7 @@ export class PostgresProvider implements Provider, ProviderAdmin {
   ): Promise<void> {
     const instance = this.#locks.instanceOf(lockToken);
     await abandonOrchestrationItem(this.#db, lockToken, delayMs, ignoreAttempt, instance);
+    this.#histories?.released(lockToken);
     this.#locks.forget(lockToken);
     if (delayMs !== null) this.#wakeups.noteDue('orchestrator', this.#db.nowMs() + delayMs);
   }

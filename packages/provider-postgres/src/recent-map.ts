@@ -24,4 +24,9 @@ export class RecentMap<K, V> {
   delete(key: K): void {
     this.#entries.delete(key);
   }
+
+  /** The entries, oldest first. */
+  entries(): IterableIterator<[K, V]> {
+    return this.#entries.entries();
+  }
 }

@@ -155,6 +155,8 @@ describe('migration runner', () => {
       'applied duroxide 3',
       'applying duro 1',
       'applied duro 1',
+      'applying duro 2',
+      'applied duro 2',
     ]);
   });
 });

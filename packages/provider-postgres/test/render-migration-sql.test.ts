@@ -40,7 +40,10 @@ describe('rendered migration SQL', () => {
     const duro = await scratch.pool.query(
       `SELECT version, name FROM "${byScript}"._duro_migrations`,
     );
-    expect(duro.rows).toEqual([{ version: '1', name: '0001_wakeup_notifications.sql' }]);
+    expect(duro.rows).toEqual([
+      { version: '1', name: '0001_wakeup_notifications.sql' },
+      { version: '2', name: '0002_fetch_orchestration_history_tail.sql' },
+    ]);
   });
 
   it('a range continues a schema the runner left at an older version', async () => {
@@ -53,6 +56,7 @@ describe('rendered migration SQL', () => {
     // The runner accepts what the script left behind.
     expect((await runMigrations(scratch.pool, { schema: stepped })).applied).toEqual([
       { track: 'duro', version: 1, name: '0001_wakeup_notifications.sql' },
+      { track: 'duro', version: 2, name: '0002_fetch_orchestration_history_tail.sql' },
     ]);
   });
 

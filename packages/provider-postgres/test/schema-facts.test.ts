@@ -62,6 +62,7 @@ describe('schema facts', () => {
       ['_duro_migrations', ...plain.tables.map((t) => t.name)].sort(),
     );
     expect(extended.functions.map((f) => f.name).filter((n) => n.startsWith('duro_'))).toEqual([
+      'duro_fetch_orchestration_item',
       'duro_notify_instance_release',
       'duro_notify_queue_insert',
       'duro_notify_queue_release',

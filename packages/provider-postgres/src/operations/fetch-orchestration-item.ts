@@ -1,19 +1,24 @@
-import type {
-  DispatcherCapabilityFilter,
-  FetchedOrchestrationItem,
-  SemverVersion,
+import {
+  ProviderError,
+  type DispatcherCapabilityFilter,
+  type Event,
+  type FetchedOrchestrationItem,
+  type SemverVersion,
 } from '@duro/core';
+import type { HistoryCache } from '../history-cache.js';
 import type { ProviderDatabase } from '../provider-database.js';
-import { readOptionalRow } from '../rows.js';
+import { readOptionalRow, type RowReader } from '../rows.js';
 import type { Statement } from '../statement.js';
 import { CLAIM_COMMIT_WITHOUT_FLUSH_WAIT } from './claim-commit.js';
 import { ackOrchestrationItem } from './ack-orchestration-item.js';
 import { buildAckPayload } from './ack-payload.js';
+import { fetchHistoryWithExecution } from './fetch-history-with-execution.js';
 import {
   decodeHistory,
   decodeKvSnapshot,
   decodeMessages,
   joinErrors,
+  type DecodedHistory,
 } from './orchestration-item-decoding.js';
 
 const FETCH_ORCHESTRATION_ITEM: Statement = {
@@ -21,6 +26,16 @@ const FETCH_ORCHESTRATION_ITEM: Statement = {
   preparedAs: 'fetch_orch',
   sql: (s) =>
     `SELECT f.* FROM ${s}.fetch_orchestration_item($1::bigint, $2::bigint, $3::bigint, $4::bigint) f ` +
+    CLAIM_COMMIT_WITHOUT_FLUSH_WAIT,
+};
+
+/** The same claim, sending only the events after those the caller holds (duro migration 2). */
+const FETCH_ORCHESTRATION_ITEM_AFTER_HELD: Statement = {
+  operation: 'fetch_orchestration_item',
+  preparedAs: 'fetch_orch_tail',
+  sql: (s) =>
+    `SELECT f.* FROM ${s}.duro_fetch_orchestration_item($1::bigint, $2::bigint, $3::bigint, ` +
+    `$4::bigint, $5::text[], $6::bigint[], $7::bigint[]) f ` +
     CLAIM_COMMIT_WITHOUT_FLUSH_WAIT,
 };
 
@@ -50,12 +65,16 @@ export type OrchestrationFetch =
  * as in duroxide-pg. An undecodable history (or key-value snapshot) does not fail the fetch: the
  * item comes back with `historyError` set and an empty history, with the lock held, so the
  * runtime can count the attempt and poison the instance.
+ *
+ * With a `cache`, the fetch names the histories it holds and PostgreSQL sends only the events
+ * after them; a held history the server's anchor event does not confirm is read again whole.
  * @throws {ProviderError} permanent when the messages cannot be decoded.
  */
 export async function fetchOrchestrationItem(
   db: ProviderDatabase,
   lockTimeoutMs: number,
   filter: DispatcherCapabilityFilter | null,
+  cache: HistoryCache | null,
 ): Promise<OrchestrationFetch> {
   let range: [number, number] | [null, null] = [null, null];
   if (filter !== null) {
@@ -63,11 +82,18 @@ export async function fetchOrchestrationItem(
     if (first === undefined) return { kind: 'none' };
     range = [packVersion(first.min), packVersion(first.max)];
   }
-  const rows = await db.query(FETCH_ORCHESTRATION_ITEM, (nowMs) => [
-    nowMs,
-    lockTimeoutMs,
-    ...range,
-  ]);
+  const held = cache?.held();
+  const rows =
+    held === undefined
+      ? await db.query(FETCH_ORCHESTRATION_ITEM, (nowMs) => [nowMs, lockTimeoutMs, ...range])
+      : await db.query(FETCH_ORCHESTRATION_ITEM_AFTER_HELD, (nowMs) => [
+          nowMs,
+          lockTimeoutMs,
+          ...range,
+          held.instanceIds,
+          held.executionIds,
+          held.lastEventIds,
+        ]);
   const row = readOptionalRow(FETCH_ORCHESTRATION_ITEM.operation, rows);
   if (row === null) return { kind: 'none' };
 
@@ -77,7 +103,10 @@ export async function fetchOrchestrationItem(
   const executionId = row.integer('out_execution_id');
   const orchestrationName = row.text('out_orchestration_name');
   const messages = decodeMessages(operation, instance, row.json('out_messages'));
-  const history = decodeHistory(row.json('out_history'));
+  const history =
+    cache === null
+      ? decodeHistory(row.json('out_history'))
+      : await completeHistory(db, cache, row, instance, executionId);
   const kvSnapshot = decodeKvSnapshot(row.json('out_kv_snapshot'));
   const historyError = joinErrors(history.error, kvSnapshot.error);
 
@@ -97,6 +126,7 @@ export async function fetchOrchestrationItem(
     return { kind: 'orphans-dropped' };
   }
 
+  if (historyError === null) cache?.claimed(lockToken, instance, executionId, history.events);
   return {
     kind: 'item',
     fetched: {
@@ -114,4 +144,40 @@ export async function fetchOrchestrationItem(
       attemptCount: row.integer('out_attempt_count'),
     },
   };
+}
+
+/**
+ * The claimed execution's whole history from a fetch that sent only what follows a held prefix
+ * (`out_history_after_event_id` set), or the whole history as sent. A prefix the cache cannot
+ * confirm is replaced by reading the execution's history again.
+ */
+async function completeHistory(
+  db: ProviderDatabase,
+  cache: HistoryCache,
+  row: RowReader,
+  instance: string,
+  executionId: number,
+): Promise<DecodedHistory> {
+  const sent = decodeHistory(row.json('out_history'));
+  const afterEventId = row.optionalInteger('out_history_after_event_id');
+  if (afterEventId === null || sent.error !== null) return sent;
+  const anchor = row.json('out_history_anchor');
+  const events = cache.assemble(instance, executionId, afterEventId, anchor, sent.events);
+  if (events !== null) return { events, error: null };
+  return readWholeHistory(db, instance, executionId);
+}
+
+async function readWholeHistory(
+  db: ProviderDatabase,
+  instance: string,
+  executionId: number,
+): Promise<DecodedHistory> {
+  let events: Event[];
+  try {
+    events = await fetchHistoryWithExecution(db, instance, executionId);
+  } catch (error) {
+    if (!ProviderError.isInstance(error) || error.retryable) throw error;
+    return { events: [], error: `Failed to deserialize history: ${error.message}` };
+  }
+  return { events, error: null };
 }
