@@ -6,6 +6,7 @@ const LABEL_WIDTH = 40;
 const BAR_WIDTH = 520;
 const COLOURS: Readonly<Record<CellResult['runtime'], string>> = {
   duro: '#2b6cb0',
+  'duro-uncached': '#90cdf4',
   rust: '#c05621',
 };
 

@@ -67,7 +67,11 @@ async function measurePgbench(url: string, seconds: number): Promise<PgbenchResu
 
 const RUNNERS: Readonly<
   Record<RuntimeName, (url: string, db: BenchDatabase, plan: CellPlan) => Promise<CellSamples>>
-> = { duro: runDuroCell, rust: runRustCell };
+> = {
+  duro: runDuroCell,
+  'duro-uncached': (url, db, plan) => runDuroCell(url, db, plan, { historyCacheSize: 0 }),
+  rust: runRustCell,
+};
 
 async function runCells(
   url: string,
@@ -85,7 +89,7 @@ async function runCells(
           warmup: options.warmup,
           inFlight: options.inFlight ?? workload.defaultInFlight,
           futureTimers: options.futureTimers,
-          schema: `duro_bench_${runtime}`,
+          schema: `duro_bench_${runtime.replaceAll('-', '_')}`,
         };
         const samples = await RUNNERS[runtime](url, db, plan);
         const figures = summarise(samples, options.warmup);

@@ -1,5 +1,5 @@
 import { Client, Runtime } from '@duro/core';
-import { PostgresProvider } from '@duro/provider-postgres';
+import { PostgresProvider, type PostgresProviderOptions } from '@duro/provider-postgres';
 import type { CellPlan } from './cell-plan.js';
 import { CompletionTracker } from './completion-tracker.js';
 import type { BenchDatabase } from './database.js';
@@ -26,13 +26,17 @@ export class DuroBenchRuntime {
     db: BenchDatabase,
     plan: CellPlan,
     before: () => Promise<void> = async () => undefined,
+    providerOptions: PostgresProviderOptions = {},
   ): Promise<DuroBenchRuntime> {
     await db.dropSchema(plan.schema);
     const migrating = await PostgresProvider.connectWithSchema(url, plan.schema);
     await migrating.close();
     await db.queueFutureTimers(plan.schema, plan.futureTimers);
     await before();
-    const provider = await PostgresProvider.connectWithSchema(url, plan.schema, { migrate: false });
+    const provider = await PostgresProvider.connectWithSchema(url, plan.schema, {
+      ...providerOptions,
+      migrate: false,
+    });
     const tracker = new CompletionTracker(provider);
     const runtime = new Runtime(tracker.provider, {
       orchestrationConcurrency: plan.slots.orchestration,
@@ -73,19 +77,26 @@ export class DuroBenchRuntime {
   }
 }
 
-/** Runs one cell on duro with `PostgresProvider`. */
+/** Runs one cell on duro with `PostgresProvider`, opened with `providerOptions`. */
 export async function runDuroCell(
   url: string,
   db: BenchDatabase,
   plan: CellPlan,
+  providerOptions: PostgresProviderOptions = {},
 ): Promise<CellSamples> {
   const counter = QueryCounter.install();
   let before = { commits: 0, rollbacks: 0 };
   let labelledBefore = new Map<string, number>();
-  const duro = await DuroBenchRuntime.start(url, db, plan, async () => {
-    before = await db.transactionCounts();
-    labelledBefore = counter.labelled();
-  });
+  const duro = await DuroBenchRuntime.start(
+    url,
+    db,
+    plan,
+    async () => {
+      before = await db.transactionCounts();
+      labelledBefore = counter.labelled();
+    },
+    providerOptions,
+  );
   let timings: InstanceTiming[];
   let activityAcks: number;
   try {

@@ -7,7 +7,10 @@ export interface Slots {
   readonly worker: number;
 }
 
-export type RuntimeName = 'duro' | 'rust';
+/** `duro-uncached` is duro with its provider's history cache off. */
+export type RuntimeName = 'duro' | 'duro-uncached' | 'rust';
+
+const RUNTIME_NAMES: readonly RuntimeName[] = ['duro', 'duro-uncached', 'rust'];
 
 /** Everything the command line decides. */
 export interface BenchOptions {
@@ -41,7 +44,8 @@ export const USAGE = `usage: duro-bench [options]
   --database-url URL     server to measure (default: DATABASE_URL, else an embedded PostgreSQL)
   --workloads LIST       comma-separated, default all: ${WORKLOADS.map((w) => w.name).join(',')}
   --slots LIST           dispatcher:worker slots, default 1:1,2:2,4:4
-  --runtimes LIST        duro,rust (default both, alternating per cell)
+  --runtimes LIST        duro,duro-uncached,rust (default duro,rust, alternating per cell;
+                         duro-uncached is duro with the history cache off)
   --instances N          measured instances per cell (default 200)
   --warmup N             unmeasured instances before them (default 20)
   --in-flight N          instances running at once, for every workload (default per workload)
@@ -90,10 +94,13 @@ function parseSlots(text: string, flag: string): Slots[] {
 
 function parseRuntimes(text: string): RuntimeName[] {
   return list(text).map((name) => {
-    if (name !== 'duro' && name !== 'rust') {
-      throw new UsageError(`--runtimes takes duro and rust, got ${JSON.stringify(name)}`);
+    const runtime = RUNTIME_NAMES.find((known) => known === name);
+    if (runtime === undefined) {
+      throw new UsageError(
+        `--runtimes takes ${RUNTIME_NAMES.join(', ')}, got ${JSON.stringify(name)}`,
+      );
     }
-    return name;
+    return runtime;
   });
 }
 

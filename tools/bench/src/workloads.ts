@@ -25,6 +25,9 @@ export interface Workload {
 /** Activities of fan-out-5 and sequential-5, and how long each sleeps (the duroxide-pg stress shape). */
 const ACTIVITIES_PER_INSTANCE = 5;
 const ACTIVITY_MS = 10;
+/** Activities of sequential-50, whose history grows to about a hundred events, and their sleep. */
+const LONG_SEQUENCE_ACTIVITIES = 50;
+const LONG_SEQUENCE_ACTIVITY_MS = 1;
 const TIMERS_PER_INSTANCE = 5;
 const TIMER_MS = 10;
 /** Executions of one continue-as-new chain: the input counts down to 0. */
@@ -33,6 +36,17 @@ const BURST_MESSAGES = 10;
 const BURST_QUEUE = 'burst';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Registers an orchestration that runs `count` sleep activities one after another. */
+function registerSequence(runtime: Runtime, orchestration: string, count: number): void {
+  registerSleepActivity(runtime);
+  runtime.registerOrchestration(orchestration, function* (ctx, ms: number) {
+    for (let i = 0; i < count; i++) {
+      yield* ctx.scheduleActivity<number>('BenchSleep', ms);
+    }
+    return count;
+  });
+}
 
 function registerSleepActivity(runtime: Runtime): void {
   runtime.registerActivity('BenchSleep', async (_ctx, ms: number) => {
@@ -80,13 +94,18 @@ const sequential5: Workload = {
   orchestration: 'BenchSequential',
   input: ACTIVITY_MS,
   register(runtime) {
-    registerSleepActivity(runtime);
-    runtime.registerOrchestration('BenchSequential', function* (ctx, ms: number) {
-      for (let i = 0; i < ACTIVITIES_PER_INSTANCE; i++) {
-        yield* ctx.scheduleActivity<number>('BenchSleep', ms);
-      }
-      return ACTIVITIES_PER_INSTANCE;
-    });
+    registerSequence(runtime, 'BenchSequential', ACTIVITIES_PER_INSTANCE);
+  },
+};
+
+const sequential50: Workload = {
+  name: 'sequential-50',
+  description: `${LONG_SEQUENCE_ACTIVITIES} activities of ${LONG_SEQUENCE_ACTIVITY_MS} ms one after another, a history of about a hundred events; 20 in flight`,
+  defaultInFlight: 20,
+  orchestration: 'BenchLongSequence',
+  input: LONG_SEQUENCE_ACTIVITY_MS,
+  register(runtime) {
+    registerSequence(runtime, 'BenchLongSequence', LONG_SEQUENCE_ACTIVITIES);
   },
 };
 
@@ -141,6 +160,7 @@ export const WORKLOADS: readonly Workload[] = [
   hello,
   fanOut5,
   sequential5,
+  sequential50,
   timerHeavy,
   continueAsNewChain,
   queueBurst,

@@ -10,6 +10,8 @@ use duroxide::{ActivityContext, Client, OrchestrationContext};
 use super::super::scenarios::{add_activity, add_orchestration, decoded, from_json, json};
 
 const ACTIVITIES_PER_INSTANCE: usize = 5;
+/// Activities of sequential-50, whose history grows to about a hundred events.
+const LONG_SEQUENCE_ACTIVITIES: usize = 50;
 const TIMERS_PER_INSTANCE: usize = 5;
 const BURST_MESSAGES: i64 = 10;
 const BURST_QUEUE: &str = "burst";
@@ -28,6 +30,7 @@ pub fn workload(name: &str) -> Option<Workload> {
         "hello" => ("BenchHello", json("bench")),
         "fan-out-5" => ("BenchFanOut", json(&10)),
         "sequential-5" => ("BenchSequential", json(&10)),
+        "sequential-50" => ("BenchLongSequence", json(&1)),
         "timer-heavy" => ("BenchTimers", json(&10)),
         "continue-as-new" => ("BenchChain", json(&4)),
         "queue-burst" => ("BenchQueueBurst", json(&BURST_MESSAGES)),
@@ -104,6 +107,17 @@ pub fn orchestrations() -> OrchestrationRegistry {
                 decoded::<u64>(ctx.schedule_activity("BenchSleep", json(&ms))).await?;
             }
             Ok(ACTIVITIES_PER_INSTANCE)
+        },
+    );
+    let builder = add_orchestration(
+        builder,
+        &mut names,
+        "BenchLongSequence",
+        |ctx: OrchestrationContext, ms: u64| async move {
+            for _ in 0..LONG_SEQUENCE_ACTIVITIES {
+                decoded::<u64>(ctx.schedule_activity("BenchSleep", json(&ms))).await?;
+            }
+            Ok(LONG_SEQUENCE_ACTIVITIES)
         },
     );
     let builder = add_orchestration(
