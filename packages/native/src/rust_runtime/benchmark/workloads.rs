@@ -71,6 +71,14 @@ pub fn activities() -> ActivityRegistry {
     .build()
 }
 
+/// Runs `count` sleep activities of `ms` one after another.
+async fn sleep_in_sequence(ctx: OrchestrationContext, ms: u64, count: usize) -> Result<usize, String> {
+    for _ in 0..count {
+        decoded::<u64>(ctx.schedule_activity("BenchSleep", json(&ms))).await?;
+    }
+    Ok(count)
+}
+
 pub fn orchestrations() -> OrchestrationRegistry {
     // The registry helpers remember names for the scenario catalogue; the bench needs none.
     let mut names = Vec::new();
@@ -102,23 +110,13 @@ pub fn orchestrations() -> OrchestrationRegistry {
         builder,
         &mut names,
         "BenchSequential",
-        |ctx: OrchestrationContext, ms: u64| async move {
-            for _ in 0..ACTIVITIES_PER_INSTANCE {
-                decoded::<u64>(ctx.schedule_activity("BenchSleep", json(&ms))).await?;
-            }
-            Ok(ACTIVITIES_PER_INSTANCE)
-        },
+        |ctx: OrchestrationContext, ms: u64| sleep_in_sequence(ctx, ms, ACTIVITIES_PER_INSTANCE),
     );
     let builder = add_orchestration(
         builder,
         &mut names,
         "BenchLongSequence",
-        |ctx: OrchestrationContext, ms: u64| async move {
-            for _ in 0..LONG_SEQUENCE_ACTIVITIES {
-                decoded::<u64>(ctx.schedule_activity("BenchSleep", json(&ms))).await?;
-            }
-            Ok(LONG_SEQUENCE_ACTIVITIES)
-        },
+        |ctx: OrchestrationContext, ms: u64| sleep_in_sequence(ctx, ms, LONG_SEQUENCE_ACTIVITIES),
     );
     let builder = add_orchestration(
         builder,
