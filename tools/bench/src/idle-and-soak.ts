@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { CellPlan } from './cell-plan.js';
 import type { BenchDatabase } from './database.js';
 import { DuroBenchRuntime } from './duro-cell.js';
@@ -53,8 +55,19 @@ const RSS_SAMPLE_MS = 10_000;
 const rssMiB = (): number => process.memoryUsage().rss / 2 ** 20;
 
 /**
+ * V8's full garbage collection, without `node --expose-gc`: exposing the flag at run time makes a
+ * new context see `gc`.
+ */
+function fullCollection(): () => void {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+}
+
+/**
  * Runs the plan's workload continuously for `seconds` (after a warm-up of a tenth of that, at
- * most 30 s) and samples this process's RSS: the worker is this process.
+ * most 30 s) and samples this process's RSS and, right after a full collection, its heap in use:
+ * the worker is this process. RSS alone rises while V8 puts off full collections; the heap after
+ * one shows what is really kept.
  */
 export async function soak(
   url: string,
@@ -66,9 +79,16 @@ export async function soak(
   const warmupMs = Math.min(30_000, seconds * 100);
   const began = performance.now();
   const endsAt = began + warmupMs + seconds * 1000;
-  const samples: { atMs: number; rss: number }[] = [];
+  const collect = fullCollection();
+  const samples: { atMs: number; rss: number; heap: number }[] = [];
   const sample = (): void => {
-    samples.push({ atMs: performance.now() - began, rss: rssMiB() });
+    const rss = rssMiB();
+    collect();
+    samples.push({
+      atMs: performance.now() - began,
+      rss,
+      heap: process.memoryUsage().heapUsed / 2 ** 20,
+    });
   };
   let orchestrations = 0;
   let next = 0;
@@ -88,6 +108,11 @@ export async function soak(
   }
   await db.dropSchema(plan.schema);
   // Samples from the warm-up are dropped: the first kept one is the start.
-  const kept = samples.filter((s) => s.atMs >= warmupMs).map((s) => s.rss);
-  return { seconds, orchestrations, rssMiB: kept };
+  const kept = samples.filter((s) => s.atMs >= warmupMs);
+  return {
+    seconds,
+    orchestrations,
+    rssMiB: kept.map((s) => s.rss),
+    heapAfterCollectionMiB: kept.map((s) => s.heap),
+  };
 }

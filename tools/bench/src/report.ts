@@ -47,6 +47,8 @@ export interface SoakResult {
   readonly orchestrations: number;
   /** RSS samples, MiB, the first taken after the warm-up. */
   readonly rssMiB: readonly number[];
+  /** The heap in use right after a full collection, MiB, taken with each RSS sample. */
+  readonly heapAfterCollectionMiB: readonly number[];
 }
 
 export const slotsText = (slots: Slots): string => `${slots.orchestration}:${slots.worker}`;
@@ -155,14 +157,16 @@ export function formatReport(report: BenchReport): string {
   }
   if (report.soak !== null) {
     const soak = report.soak;
-    const first = soak.rssMiB[0] ?? Number.NaN;
-    const last = soak.rssMiB.at(-1) ?? Number.NaN;
+    const startEndPeak = (samples: readonly number[]): string =>
+      `${fixed(samples[0] ?? Number.NaN, 0)} MiB at the start, ` +
+      `${fixed(samples.at(-1) ?? Number.NaN, 0)} MiB at the end ` +
+      `(peak ${fixed(Math.max(...samples), 0)} MiB)`;
     lines.push(
       '',
       `## Soak: fan-out-5 for ${soak.seconds} s, ${soak.orchestrations} orchestrations`,
       '',
-      `- worker RSS: ${fixed(first, 0)} MiB at the start, ${fixed(last, 0)} MiB at the end ` +
-        `(peak ${fixed(Math.max(...soak.rssMiB), 0)} MiB)`,
+      `- worker RSS: ${startEndPeak(soak.rssMiB)}`,
+      `- heap in use after a full collection: ${startEndPeak(soak.heapAfterCollectionMiB)}`,
     );
   }
   return lines.join('\n');

@@ -18,7 +18,7 @@ import {
 } from '../runtime-options.js';
 import { callWithRetries } from '../provider-retry.js';
 import { builtinActivity } from './builtin-activities.js';
-import { sleepUnlessStopped, startRenewal } from './stoppable-wait.js';
+import { sleepUnlessStopped, startRenewal, unlessStopped } from './stoppable-wait.js';
 import type { OrchestrationIdentities } from './orchestration-identities.js';
 import type { AcknowledgeWorkItem } from './work-item-acks.js';
 
@@ -129,7 +129,7 @@ export async function runActivity(deps: ActivityDependencies, run: FetchedActivi
     const body = builtin
       ? builtin(ctx, item.input, deps.provider)
       : invokeUserActivity(handler ?? (() => undefined), ctx, item);
-    const finished = await Promise.race([body, cancelled(controller.signal), cancelled(deps.halt)]);
+    const finished = await unlessStopped(body, [controller.signal, deps.halt]);
     if (deps.halt.aborted && !finished) {
       // Shutdown ran out of time: the result would come too late to matter; another runtime
       // runs the activity again once the lock is back.
@@ -199,13 +199,6 @@ async function invokeUserActivity(
   } catch (error) {
     return { ok: false, error: errorText(error) };
   }
-}
-
-function cancelled(signal: AbortSignal): Promise<undefined> {
-  return new Promise((resolve) => {
-    if (signal.aborted) resolve(undefined);
-    else signal.addEventListener('abort', () => resolve(undefined), { once: true });
-  });
 }
 
 async function activityContext(

@@ -19,6 +19,29 @@ export function sleepUnlessStopped(ms: number, stop: AbortSignal): Promise<boole
 }
 
 /**
+ * Waits for `work`, or less when one of `stops` fires first. The listeners are removed either
+ * way: a signal that lives as long as the runtime would otherwise keep one per call.
+ * @returns the work's value, or `undefined` when stopped first.
+ * @internal
+ */
+export async function unlessStopped<T extends object>(
+  work: Promise<T>,
+  stops: readonly AbortSignal[],
+): Promise<T | undefined> {
+  let onStop: (() => void) | undefined;
+  const stopped = new Promise<undefined>((resolve) => {
+    onStop = () => resolve(undefined);
+    if (stops.some((stop) => stop.aborted)) resolve(undefined);
+    else for (const stop of stops) stop.addEventListener('abort', onStop, { once: true });
+  });
+  try {
+    return await Promise.race([work, stopped]);
+  } finally {
+    for (const stop of stops) if (onStop) stop.removeEventListener('abort', onStop);
+  }
+}
+
+/**
  * Races a provider fetch against `stop`. When stop wins, `orphaned` receives the fetch's
  * eventual result so a lock it obtained can be given back.
  * @returns the fetched value, or `undefined` when stopped first.
@@ -29,19 +52,12 @@ export async function fetchUnlessStopped<T>(
   stop: AbortSignal,
   orphaned: (value: T) => Promise<void>,
 ): Promise<{ readonly value: T } | undefined> {
-  let onStop: (() => void) | undefined;
-  const stopped = new Promise<undefined>((resolve) => {
-    onStop = () => resolve(undefined);
-    if (stop.aborted) resolve(undefined);
-    else stop.addEventListener('abort', onStop, { once: true });
-  });
-  try {
-    const winner = await Promise.race([fetch.then((value) => ({ value })), stopped]);
-    if (!winner) void fetch.then(orphaned, () => undefined);
-    return winner;
-  } finally {
-    if (onStop) stop.removeEventListener('abort', onStop);
-  }
+  const winner = await unlessStopped(
+    fetch.then((value) => ({ value })),
+    [stop],
+  );
+  if (!winner) void fetch.then(orphaned, () => undefined);
+  return winner;
 }
 
 /**
