@@ -91,6 +91,7 @@ async function runCells(
           futureTimers: options.futureTimers,
           schema: `duro_bench_${runtime.replaceAll('-', '_')}`,
         };
+        await db.checkpoint();
         const samples = await RUNNERS[runtime](url, db, plan);
         const figures = summarise(samples, options.warmup);
         const cell: CellResult = {

@@ -1,6 +1,8 @@
 import { encodeWorkItem } from '@duro/core';
 import pg from 'pg';
 
+const INSUFFICIENT_PRIVILEGE = '42501';
+
 /** Transactions the server has counted for the current database, committed and rolled back. */
 export interface TransactionCounts {
   readonly commits: number;
@@ -12,6 +14,8 @@ export interface TransactionCounts {
  * transaction counters of `pg_stat_database`.
  */
 export class BenchDatabase {
+  private mayCheckpoint = true;
+
   private constructor(private readonly client: pg.Client) {}
 
   static async connect(url: string): Promise<BenchDatabase> {
@@ -27,6 +31,25 @@ export class BenchDatabase {
   /** Drops `schema` with everything in it. */
   async dropSchema(schema: string): Promise<void> {
     await this.client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  }
+
+  /**
+   * Writes every dirty buffer out with CHECKPOINT, so a cell does not pay for the writes of what
+   * ran before it (pgbench's tables, an earlier cell). Without the right to (a role lacking
+   * `pg_checkpoint`), it warns once and the cells run unsettled.
+   * @returns whether the checkpoint ran.
+   */
+  async checkpoint(): Promise<boolean> {
+    if (!this.mayCheckpoint) return false;
+    try {
+      await this.client.query('CHECKPOINT');
+      return true;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== INSUFFICIENT_PRIVILEGE) throw error;
+      this.mayCheckpoint = false;
+      console.error(`duro-bench: cells start without a CHECKPOINT: ${(error as Error).message}`);
+      return false;
+    }
   }
 
   /**
