@@ -80,6 +80,9 @@ export type {
   KvEntry,
   OrchestrationItem,
   ScheduledActivityIdentifier,
+  OrchestrationItemAck,
+  OrchestrationItemAckOutcome,
+  OrchestrationTurnCommit,
   WorkItemAck,
   WorkItemAckOutcome,
 } from './provider/orchestration-item.js';

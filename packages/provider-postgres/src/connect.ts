@@ -16,6 +16,8 @@ export interface ProviderConnection {
   readonly schema: string;
   /** Whether the schema has `duro_fetch_orchestration_item` with the claim of its version. */
   readonly historyTails: boolean;
+  /** Whether the schema also has `duro_fetch_orchestration_items` and `duro_ack_orchestration_items`. */
+  readonly turnBatches: boolean;
 }
 
 /**
@@ -26,6 +28,8 @@ export interface ProviderConnection {
 const HISTORY_TAIL_CLAIM_VERSION = 26;
 /** The duro-track migration that creates `duro_fetch_orchestration_item`. */
 const HISTORY_TAIL_DURO_VERSION = 2;
+/** The duro-track migration that creates the turn batch procedures, which claim through it. */
+const TURN_BATCH_DURO_VERSION = 3;
 
 interface TrackVersions {
   readonly duroxideVersion: number;
@@ -98,5 +102,8 @@ export async function connectProvider(
     historyTails:
       versions.duroxideVersion === HISTORY_TAIL_CLAIM_VERSION &&
       versions.duroVersion >= HISTORY_TAIL_DURO_VERSION,
+    turnBatches:
+      versions.duroxideVersion === HISTORY_TAIL_CLAIM_VERSION &&
+      versions.duroVersion >= TURN_BATCH_DURO_VERSION,
   };
 }

@@ -1,6 +1,8 @@
 import { createRequire } from 'node:module';
 import {
   deleteInstanceTree,
+  ProviderError,
+  requireDistinctLockTokens,
   requireWorkItemBatchLimits,
   walkInstanceTree,
   type CustomStatus,
@@ -14,6 +16,8 @@ import {
   type InstanceFilter,
   type InstanceInfo,
   type InstanceTree,
+  type OrchestrationItemAck,
+  type OrchestrationItemAckOutcome,
   type Provider,
   type ProviderAdmin,
   type PruneOptions,
@@ -46,9 +50,16 @@ import { enqueueOrchestratorWork } from './operations/enqueue-orchestrator-work.
 import { enqueueWorkerWork } from './operations/enqueue-worker-work.js';
 import { fetchHistory } from './operations/fetch-history.js';
 import { fetchHistoryWithExecution } from './operations/fetch-history-with-execution.js';
-import { fetchOrchestrationItem } from './operations/fetch-orchestration-item.js';
+import {
+  fetchOrchestrationItem,
+  type OrchestrationFetch,
+} from './operations/fetch-orchestration-item.js';
 import { fetchWorkItem } from './operations/fetch-work-item.js';
 import { fetchWorkItems } from './operations/fetch-work-items.js';
+import {
+  ackOrchestrationItems,
+  fetchOrchestrationItems,
+} from './operations/orchestration-turn-batches.js';
 import { getCustomStatus } from './operations/get-custom-status.js';
 import { getInstanceStats } from './operations/get-instance-stats.js';
 import { getKvAllValues } from './operations/get-kv-all-values.js';
@@ -124,6 +135,8 @@ export class PostgresProvider implements Provider, ProviderAdmin {
   readonly #locks = new LockOwners();
   /** The histories of the instances this provider ran; `null` when the cache is off. */
   readonly #histories: HistoryCache | null;
+  /** Whether the schema has the turn batch procedures (duro migration 3 on duroxide 26). */
+  readonly #turnBatches: boolean;
   /** The owner that last claimed each session's work through this provider. */
   readonly #sessionOwners = new RecentMap<string, string>(MAX_REMEMBERED_SESSIONS);
   /** The owners that claimed session work through this provider. */
@@ -136,6 +149,7 @@ export class PostgresProvider implements Provider, ProviderAdmin {
       connection.historyTails && options.historyCacheSize > 0
         ? new HistoryCache(options.historyCacheSize)
         : null;
+    this.#turnBatches = connection.turnBatches;
     const channels = {
       orchestrator: wakeupChannel(connection.schema, 'orchestrator'),
       worker: wakeupChannel(connection.schema, 'worker'),
@@ -196,16 +210,59 @@ export class PostgresProvider implements Provider, ProviderAdmin {
     const scope = orchestrationScope(filter);
     return pollForWork(this.#wakeups, 'orchestrator', scope, pollTimeoutMs, async () => {
       const result = await fetchOrchestrationItem(this.#db, lockTimeoutMs, filter, this.#histories);
-      switch (result.kind) {
-        case 'item':
-          this.#locks.remember(result.fetched.lockToken, result.fetched.item.instance);
-          return result.fetched;
-        case 'orphans-dropped':
-          return 'retry';
-        case 'none':
-          return null;
-      }
+      if (result.kind === 'none') return null;
+      return this.#claimedTurns([result])[0] ?? 'retry';
     });
+  }
+
+  /**
+   * {@inheritDoc @duro/core#Provider.fetchOrchestrationItems}
+   *
+   * One statement claims the whole batch; on a schema without duro migration 3 (or not at
+   * duroxide version 26) it claims one turn as `fetchOrchestrationItem` does.
+   */
+  async fetchOrchestrationItems(
+    lockTimeoutMs: number,
+    pollTimeoutMs: number,
+    filter: DispatcherCapabilityFilter | null,
+    maxItems: number,
+  ): Promise<FetchedOrchestrationItem[]> {
+    requireWorkItemBatchLimits('fetch_orchestration_items', maxItems, 0);
+    if (!this.#turnBatches) {
+      const fetched = await this.fetchOrchestrationItem(lockTimeoutMs, pollTimeoutMs, filter);
+      return fetched === null ? [] : [fetched];
+    }
+    const scope = orchestrationScope(filter);
+    const fetched = await pollForWork(
+      this.#wakeups,
+      'orchestrator',
+      scope,
+      pollTimeoutMs,
+      async () => {
+        const results = await fetchOrchestrationItems(
+          this.#db,
+          lockTimeoutMs,
+          filter,
+          this.#histories,
+          maxItems,
+        );
+        if (results.length === 0) return null;
+        const claimed = this.#claimedTurns(results);
+        return claimed.length > 0 ? claimed : 'retry';
+      },
+    );
+    return fetched ?? [];
+  }
+
+  /** The claimed items among fetch results, each lock noted with its instance. */
+  #claimedTurns(results: readonly OrchestrationFetch[]): FetchedOrchestrationItem[] {
+    const claimed: FetchedOrchestrationItem[] = [];
+    for (const result of results) {
+      if (result.kind !== 'item') continue;
+      this.#locks.remember(result.fetched.lockToken, result.fetched.item.instance);
+      claimed.push(result.fetched);
+    }
+    return claimed;
   }
 
   async ackOrchestrationItem(
@@ -217,22 +274,75 @@ export class PostgresProvider implements Provider, ProviderAdmin {
     metadata: ExecutionMetadata,
     cancelledActivities: readonly ScheduledActivityIdentifier[],
   ): Promise<void> {
-    const instance = this.#locks.instanceOf(lockToken);
-    const payload = buildAckPayload(
+    await this.#ackTurn({
+      lockToken,
+      executionId,
       historyDelta,
       workerItems,
       orchestratorItems,
       metadata,
       cancelledActivities,
+    });
+  }
+
+  async #ackTurn(ack: OrchestrationItemAck): Promise<void> {
+    const instance = this.#locks.instanceOf(ack.lockToken);
+    const payload = buildAckPayload(
+      ack.historyDelta,
+      ack.workerItems,
+      ack.orchestratorItems,
+      ack.metadata,
+      ack.cancelledActivities,
       instance,
     );
-    await ackOrchestrationItem(this.#db, lockToken, executionId, payload, instance);
-    this.#histories?.acknowledged(lockToken, executionId, historyDelta);
-    this.#locks.forget(lockToken);
-    for (const item of orchestratorItems) {
+    await ackOrchestrationItem(this.#db, ack.lockToken, ack.executionId, payload, instance);
+    this.#committedTurn(ack);
+  }
+
+  /**
+   * {@inheritDoc @duro/core#Provider.ackOrchestrationItems}
+   *
+   * One statement commits the whole batch; on a schema without duro migration 3 the turns are
+   * acknowledged one after another.
+   */
+  async ackOrchestrationItems(
+    acks: readonly OrchestrationItemAck[],
+  ): Promise<OrchestrationItemAckOutcome[]> {
+    if (!this.#turnBatches) return this.#ackOneByOne(acks);
+    const outcomes = await ackOrchestrationItems(this.#db, acks, (token) =>
+      this.#locks.instanceOf(token),
+    );
+    acks.forEach((ack, index) => {
+      if (outcomes[index]?.ok === true) this.#committedTurn(ack);
+    });
+    return outcomes;
+  }
+
+  async #ackOneByOne(
+    acks: readonly OrchestrationItemAck[],
+  ): Promise<OrchestrationItemAckOutcome[]> {
+    requireDistinctLockTokens('ack_orchestration_item', acks);
+    const outcomes: OrchestrationItemAckOutcome[] = [];
+    for (const ack of acks) {
+      try {
+        await this.#ackTurn(ack);
+        outcomes.push({ ok: true });
+      } catch (error) {
+        if (!ProviderError.isInstance(error)) throw error;
+        outcomes.push({ ok: false, error });
+      }
+    }
+    return outcomes;
+  }
+
+  /** What follows a committed turn here: its history held, its lock forgotten, wake-ups noted. */
+  #committedTurn(ack: OrchestrationItemAck): void {
+    this.#histories?.acknowledged(ack.lockToken, ack.executionId, ack.historyDelta);
+    this.#locks.forget(ack.lockToken);
+    for (const item of ack.orchestratorItems) {
       if (item.type === 'TimerFired') this.#wakeups.noteDue('orchestrator', item.fireAtMs);
     }
-    for (const item of workerItems) this.#wakeSessionOwner(item);
+    for (const item of ack.workerItems) this.#wakeSessionOwner(item);
   }
 
   async abandonOrchestrationItem(

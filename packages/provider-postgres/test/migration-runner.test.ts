@@ -157,6 +157,8 @@ describe('migration runner', () => {
       'applied duro 1',
       'applying duro 2',
       'applied duro 2',
+      'applying duro 3',
+      'applied duro 3',
     ]);
   });
 });

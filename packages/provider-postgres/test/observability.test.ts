@@ -172,10 +172,12 @@ describe('observability on PostgreSQL', () => {
       { level: 'warn' },
       { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) },
     );
+    // One turn per fetch, so the turn goes through the wrapped single fetch and ack.
     const runtime = runtimeOn(wrapped, {
       logger,
       maxAttempts: 5,
       orchestratorLockTimeoutMs: 1_000,
+      orchestrationBatchSize: 1,
     });
     runtime.registerOrchestration('Never', function* () {
       return yield* [];

@@ -43,6 +43,7 @@ describe('rendered migration SQL', () => {
     expect(duro.rows).toEqual([
       { version: '1', name: '0001_wakeup_notifications.sql' },
       { version: '2', name: '0002_fetch_orchestration_history_tail.sql' },
+      { version: '3', name: '0003_orchestration_turn_batches.sql' },
     ]);
   });
 
@@ -57,6 +58,7 @@ describe('rendered migration SQL', () => {
     expect((await runMigrations(scratch.pool, { schema: stepped })).applied).toEqual([
       { track: 'duro', version: 1, name: '0001_wakeup_notifications.sql' },
       { track: 'duro', version: 2, name: '0002_fetch_orchestration_history_tail.sql' },
+      { track: 'duro', version: 3, name: '0003_orchestration_turn_batches.sql' },
     ]);
   });
 

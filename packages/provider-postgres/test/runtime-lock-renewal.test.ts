@@ -1,6 +1,7 @@
 import { Client, Runtime, type OrchestrationContext, type Provider } from '@duro/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useTestDatabase } from './support/test-database.js';
+import type { PostgresProvider } from '../src/index.js';
 
 const database = useTestDatabase();
 const LOCK_TIMEOUT_MS = 1_000;
@@ -75,6 +76,17 @@ describe('lock renewal on PostgreSQL', () => {
     // The real provider, with the first ack held back while the turn's lock would run out.
     const slowAcks = new Proxy(provider, {
       get(target, property) {
+        // The runtime commits through the batch call; the single one is held back the same way.
+        if (property === 'ackOrchestrationItems') {
+          return async (...args: Parameters<PostgresProvider['ackOrchestrationItems']>) => {
+            ackDelayed = true;
+            await pause(OUTLIVE_LOCK_MS);
+            const outcomes = await target.ackOrchestrationItems(...args);
+            const failed = outcomes.find((outcome) => !outcome.ok);
+            ackOutcome ??= failed === undefined || failed.ok ? 'committed' : failed.error;
+            return outcomes;
+          };
+        }
         if (property === 'ackOrchestrationItem') {
           return async (...args: Parameters<Provider['ackOrchestrationItem']>) => {
             ackDelayed = true;

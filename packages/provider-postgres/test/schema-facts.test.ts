@@ -62,7 +62,9 @@ describe('schema facts', () => {
       ['_duro_migrations', ...plain.tables.map((t) => t.name)].sort(),
     );
     expect(extended.functions.map((f) => f.name).filter((n) => n.startsWith('duro_'))).toEqual([
+      'duro_ack_orchestration_items',
       'duro_fetch_orchestration_item',
+      'duro_fetch_orchestration_items',
       'duro_notify_instance_release',
       'duro_notify_queue_insert',
       'duro_notify_queue_release',

@@ -37,9 +37,13 @@ class SchemaStatements {
     return this.#counts.get(name) ?? 0;
   }
 
-  /** Orchestration fetches, with or without the history tails of duro migration 2. */
+  /** Orchestration fetches: one turn, with or without the history tails of duro migration 2, or a batch. */
   get orchestrationFetches(): number {
-    return this.of('fetch_orchestration_item') + this.of('duro_fetch_orchestration_item');
+    return (
+      this.of('fetch_orchestration_item') +
+      this.of('duro_fetch_orchestration_item') +
+      this.of('duro_fetch_orchestration_items')
+    );
   }
 
   get fetches(): number {

@@ -1,4 +1,4 @@
-import type { Provider } from '@duro/core';
+import type { Event, ExecutionMetadata, Provider } from '@duro/core';
 import type { PostgresProvider } from '@duro/provider-postgres';
 
 /**
@@ -14,8 +14,12 @@ export class CompletionTracker {
   readonly provider: Provider;
 
   constructor(inner: PostgresProvider) {
-    const finish = (instance: string, failure: string | null): void =>
-      this.finish(instance, failure);
+    const noteTurn = (historyDelta: readonly Event[], metadata: ExecutionMetadata): void => {
+      const instance = historyDelta[0]?.instanceId;
+      if (instance === undefined) return;
+      if (metadata.status === 'Completed') this.finish(instance, null);
+      if (metadata.status === 'Failed') this.finish(instance, metadata.output ?? 'failed');
+    };
     const countActivityAcks = (count: number): void => {
       this.activityAcks += count;
     };
@@ -29,10 +33,16 @@ export class CompletionTracker {
           return async (...args: Parameters<PostgresProvider['ackOrchestrationItem']>) => {
             await target.ackOrchestrationItem(...args);
             const [, , historyDelta, , , metadata] = args;
-            const instance = historyDelta[0]?.instanceId;
-            if (instance === undefined) return;
-            if (metadata.status === 'Completed') finish(instance, null);
-            if (metadata.status === 'Failed') finish(instance, metadata.output ?? 'failed');
+            noteTurn(historyDelta, metadata);
+          };
+        }
+        if (property === 'ackOrchestrationItems') {
+          return async (...args: Parameters<PostgresProvider['ackOrchestrationItems']>) => {
+            const outcomes = await target.ackOrchestrationItems(...args);
+            args[0].forEach((ack, index) => {
+              if (outcomes[index]?.ok === true) noteTurn(ack.historyDelta, ack.metadata);
+            });
+            return outcomes;
           };
         }
         if (property === 'ackWorkItem') {

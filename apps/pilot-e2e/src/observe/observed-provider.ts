@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FetchedWorkItem, Provider, WorkItem } from '@duro/core';
+import type { FetchedOrchestrationItem, FetchedWorkItem, Provider, WorkItem } from '@duro/core';
 import type { AuditLog, AuditQueue, AuditRecord } from './audit-log.js';
 import type { LeaseStats } from './lease-stats.js';
 
@@ -157,11 +157,52 @@ export function observeProvider(inner: Provider, options: ObserverOptions): Prov
     );
   }
 
-  // The batched worker-queue methods are optional: they are observed only when the inner
-  // provider has them, so a runtime over a provider without them still falls back to one at a time.
+  async function observeOrchestrationFetch(
+    fetched: FetchedOrchestrationItem,
+    lockTimeoutMs: number,
+    startedAtMs: number,
+  ): Promise<void> {
+    const { item, lockToken, attemptCount } = fetched;
+    options.onOrchestrationFetched(item.instance);
+    await observeFetch(
+      'orchestrator',
+      lockToken,
+      item.instance,
+      item.messages.map(workItemKey),
+      attemptCount,
+      lockTimeoutMs,
+      startedAtMs,
+    );
+  }
+
+  // The batched methods are optional: they are observed only when the inner provider has them,
+  // so a runtime over a provider without them still falls back to one at a time.
   const fetchWorkItems = inner.fetchWorkItems?.bind(inner);
   const ackWorkItems = inner.ackWorkItems?.bind(inner);
+  const fetchOrchestrationItems = inner.fetchOrchestrationItems?.bind(inner);
+  const ackOrchestrationItems = inner.ackOrchestrationItems?.bind(inner);
   const batchOverrides: Partial<Provider> = {
+    ...(fetchOrchestrationItems !== undefined && {
+      async fetchOrchestrationItems(lockTimeoutMs, pollTimeoutMs, filter, maxItems) {
+        const startedAtMs = Date.now();
+        const batch = await fetchOrchestrationItems(lockTimeoutMs, pollTimeoutMs, filter, maxItems);
+        for (const fetched of batch) {
+          await observeOrchestrationFetch(fetched, lockTimeoutMs, startedAtMs);
+        }
+        return batch;
+      },
+    }),
+    ...(ackOrchestrationItems !== undefined && {
+      async ackOrchestrationItems(acks) {
+        const locks = acks.map(({ lockToken }) => ackSent(lockToken));
+        const startedAtMs = Date.now();
+        const outcomes = await ackOrchestrationItems(acks);
+        for (const [index, outcome] of outcomes.entries()) {
+          if (!outcome.ok) await noteAckFailure(locks[index], outcome.error, startedAtMs);
+        }
+        return outcomes;
+      },
+    }),
     ...(fetchWorkItems !== undefined && {
       async fetchWorkItems(lockTimeoutMs, pollTimeoutMs, session, tagFilter, ...limits) {
         const startedAtMs = Date.now();
@@ -194,20 +235,7 @@ export function observeProvider(inner: Provider, options: ObserverOptions): Prov
     async fetchOrchestrationItem(lockTimeoutMs, pollTimeoutMs, filter) {
       const startedAtMs = Date.now();
       const fetched = await inner.fetchOrchestrationItem(lockTimeoutMs, pollTimeoutMs, filter);
-      if (fetched !== null) {
-        const { item, lockToken, attemptCount } = fetched;
-        options.onOrchestrationFetched(item.instance);
-        const keys = item.messages.map(workItemKey);
-        await observeFetch(
-          'orchestrator',
-          lockToken,
-          item.instance,
-          keys,
-          attemptCount,
-          lockTimeoutMs,
-          startedAtMs,
-        );
-      }
+      if (fetched !== null) await observeOrchestrationFetch(fetched, lockTimeoutMs, startedAtMs);
       return fetched;
     },
     async fetchWorkItem(lockTimeoutMs, pollTimeoutMs, session, tagFilter) {

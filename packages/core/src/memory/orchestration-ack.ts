@@ -1,7 +1,5 @@
-import type { Event } from '../model/event.js';
-import type { WorkItem, WorkItemOf } from '../model/work-item.js';
-import type { ExecutionMetadata } from '../provider/execution-metadata.js';
-import type { ScheduledActivityIdentifier } from '../provider/orchestration-item.js';
+import type { WorkItemOf } from '../model/work-item.js';
+import type { OrchestrationTurnCommit } from '../provider/orchestration-item.js';
 import { ProviderError } from '../provider/provider-error.js';
 import { appendHistoryRows, prepareHistoryRows } from './execution-history.js';
 import type { HistoryRow } from './history-rows.js';
@@ -17,14 +15,7 @@ import { insertWorkerMessage, requireActivity } from './worker-queue.js';
 const OPERATION = 'ack_orchestration_item';
 
 /** The turn a runtime commits. @internal */
-export interface OrchestrationTurn {
-  readonly executionId: number;
-  readonly historyDelta: readonly Event[];
-  readonly workerItems: readonly WorkItem[];
-  readonly orchestratorItems: readonly WorkItem[];
-  readonly metadata: ExecutionMetadata;
-  readonly cancelledActivities: readonly ScheduledActivityIdentifier[];
-}
+export type OrchestrationTurn = OrchestrationTurnCommit;
 
 function requireLiveLock(store: MemoryStore, lockToken: string, nowMs: number): InstanceLock {
   const lock = store.instanceLockByToken(lockToken);

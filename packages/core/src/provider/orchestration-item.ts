@@ -1,5 +1,6 @@
 import type { Event } from '../model/event.js';
 import type { WorkItem } from '../model/work-item.js';
+import type { ExecutionMetadata } from './execution-metadata.js';
 import type { ProviderError } from './provider-error.js';
 
 /** One committed key-value entry of an instance. */
@@ -60,6 +61,25 @@ export interface WorkItemAck {
 /** Whether one acknowledgement of a batch committed; a failed one carries its own error. */
 export type WorkItemAckOutcome =
   { readonly ok: true } | { readonly ok: false; readonly error: ProviderError };
+
+/** What one turn commits: the arguments of `Provider.ackOrchestrationItem` after the lock token. */
+export interface OrchestrationTurnCommit {
+  readonly executionId: number;
+  readonly historyDelta: readonly Event[];
+  readonly workerItems: readonly WorkItem[];
+  readonly orchestratorItems: readonly WorkItem[];
+  readonly metadata: ExecutionMetadata;
+  readonly cancelledActivities: readonly ScheduledActivityIdentifier[];
+}
+
+/** One turn's commit in `Provider.ackOrchestrationItems`. */
+export interface OrchestrationItemAck extends OrchestrationTurnCommit {
+  /** The token its fetch returned. */
+  readonly lockToken: string;
+}
+
+/** Whether one turn of `Provider.ackOrchestrationItems` committed; a failed one carries its own error. */
+export type OrchestrationItemAckOutcome = WorkItemAckOutcome;
 
 /** Identity of a scheduled activity, for cancelling it when it lost a race or its execution ended. */
 export interface ScheduledActivityIdentifier {

@@ -5,6 +5,8 @@ import type { DispatcherCapabilityFilter, SessionFetchConfig, TagFilter } from '
 import type {
   FetchedOrchestrationItem,
   FetchedWorkItem,
+  OrchestrationItemAck,
+  OrchestrationItemAckOutcome,
   ScheduledActivityIdentifier,
   WorkItemAck,
   WorkItemAckOutcome,
@@ -61,6 +63,30 @@ export interface Provider {
     metadata: ExecutionMetadata,
     cancelledActivities: readonly ScheduledActivityIdentifier[],
   ): Promise<void>;
+
+  /**
+   * Locks up to `maxItems` distinct instances, each as `fetchOrchestrationItem` would, in one
+   * round trip; an empty array when there is none within `pollTimeoutMs`. Not part of the
+   * duroxide contract: without it (or with `orchestrationBatchSize` 1) a dispatcher slot claims
+   * one turn per fetch.
+   * @throws {ProviderError} (permanent) when `maxItems` is not an integer >= 1.
+   */
+  fetchOrchestrationItems?(
+    lockTimeoutMs: number,
+    pollTimeoutMs: number,
+    filter: DispatcherCapabilityFilter | null,
+    maxItems: number,
+  ): Promise<FetchedOrchestrationItem[]>;
+
+  /**
+   * Commits several turns in one round trip, each exactly as `ackOrchestrationItem` would and
+   * on its own: a turn whose lock was lost fails alone (with "Invalid lock token") and the others
+   * commit. The outcomes come back in the order of `acks`. Rejects (for every turn) only when
+   * the call as a whole failed, and then nothing was written.
+   */
+  ackOrchestrationItems?(
+    acks: readonly OrchestrationItemAck[],
+  ): Promise<OrchestrationItemAckOutcome[]>;
 
   /**
    * Releases the lock; the messages it held become visible again after `delayMs` (at once when

@@ -1,4 +1,3 @@
-import type { WorkItemAck } from './orchestration-item.js';
 import { ProviderError } from './provider-error.js';
 
 function requireCount(operation: string, name: string, value: number, min: number): void {
@@ -25,11 +24,15 @@ export function requireWorkItemBatchLimits(
 }
 
 /**
- * Checks the acknowledgements of `Provider.ackWorkItems`, for providers implementing it: the
- * same lock token twice would be one activity acknowledged twice.
+ * Checks the acknowledgements of `Provider.ackWorkItems` or `Provider.ackOrchestrationItems`,
+ * for providers implementing them: the same lock token twice would be one activity, or one
+ * turn, acknowledged twice.
  * @throws {ProviderError} (permanent) naming the first repeated token.
  */
-export function requireDistinctLockTokens(operation: string, acks: readonly WorkItemAck[]): void {
+export function requireDistinctLockTokens(
+  operation: string,
+  acks: readonly { readonly lockToken: string }[],
+): void {
   const seen = new Set<string>();
   for (const { lockToken } of acks) {
     if (seen.has(lockToken)) {

@@ -21,8 +21,20 @@ export type TagFilterOption =
  * Durations are milliseconds.
  */
 export interface RuntimeOptions {
-  /** Concurrent orchestration turns; 0 makes a worker-only node. @default 4 */
+  /**
+   * Orchestration dispatcher slots, each claiming up to `orchestrationBatchSize` turns at a
+   * time; 0 makes a worker-only node. @default 4
+   */
   readonly orchestrationConcurrency?: number;
+  /**
+   * Instances one orchestration slot claims in one fetch; their turns run together and commit
+   * together in one round trip, each on its own (a turn that fails to commit does not hold the
+   * others back). Used when the provider has `fetchOrchestrationItems` and
+   * `ackOrchestrationItems` (`PostgresProvider`); other providers are served one turn per
+   * fetch. Set 1 for duroxide's one turn per slot.
+   * @default 8
+   */
+  readonly orchestrationBatchSize?: number;
   /** Worker slots: concurrent activity fetches, each running up to `workerBatchSize` activities. @default 8 */
   readonly workerConcurrency?: number;
   /**
@@ -31,7 +43,7 @@ export interface RuntimeOptions {
    * acknowledged together when they finish close together. Used when the provider has
    * `fetchWorkItems` and `ackWorkItems` (`InMemoryProvider`, `PostgresProvider`); other providers
    * are served one activity per slot. Set 1 for duroxide-node's one activity per slot.
-   * @default 10
+   * @default 20
    */
   readonly workerBatchSize?: number;
   /** Least time between two polls of an idle dispatcher slot. @default 100 */
@@ -94,6 +106,7 @@ export interface RuntimeOptions {
 /** Options with every default applied. @internal */
 export interface ResolvedRuntimeOptions {
   readonly orchestrationConcurrency: number;
+  readonly orchestrationBatchSize: number;
   readonly workerConcurrency: number;
   readonly workerBatchSize: number;
   readonly dispatcherPollIntervalMs: number;
@@ -123,7 +136,8 @@ export interface ResolvedRuntimeOptions {
  * and the default eight slots run up to 80 activities at once, which a Node.js process serves
  * easily while they wait on I/O.
  */
-const DEFAULT_WORKER_BATCH_SIZE = 10;
+const DEFAULT_WORKER_BATCH_SIZE = 20;
+const DEFAULT_ORCHESTRATION_BATCH_SIZE = 8;
 
 function count(name: string, value: number | undefined, fallback: number, min: number): number {
   if (value === undefined) return fallback;
@@ -187,6 +201,12 @@ export function resolveRuntimeOptions(options: RuntimeOptions = {}): ResolvedRun
       options.orchestrationConcurrency,
       4,
       0,
+    ),
+    orchestrationBatchSize: count(
+      'orchestrationBatchSize',
+      options.orchestrationBatchSize,
+      DEFAULT_ORCHESTRATION_BATCH_SIZE,
+      1,
     ),
     workerConcurrency: count('workerConcurrency', options.workerConcurrency, 8, 0),
     workerBatchSize: count(

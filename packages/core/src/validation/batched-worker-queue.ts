@@ -1,4 +1,4 @@
-import { assert, describe, expect, it } from 'vitest';
+import { assert, expect } from 'vitest';
 import type { WorkItemOf } from '../model/work-item.js';
 import { TagFilter, type SessionFetchConfig } from '../provider/fetch-filters.js';
 import type { FetchedWorkItem } from '../provider/orchestration-item.js';
@@ -13,7 +13,7 @@ import {
   startItem,
 } from './fixtures.js';
 import type { ProviderFactory } from './provider-factory.js';
-import { defineValidationGroup, runValidation } from './validation-group.js';
+import { defineValidationGroup, describeValidationGroup } from './validation-group.js';
 
 const LOCK_MS = 30_000;
 
@@ -258,9 +258,5 @@ export const batchedWorkerQueue = defineValidationGroup('batched_worker_queue', 
  * lapse where they wait for it; the factory's own `lockTimeoutMs` is not used).
  */
 export function describeBatchedWorkerQueueValidations(factory: ProviderFactory): void {
-  describe(`batched worker queue: ${factory.name}`, () => {
-    for (const [name, validation] of Object.entries(batchedWorkerQueue.validations)) {
-      it(name, () => runValidation(factory, validation), 60_000);
-    }
-  });
+  describeValidationGroup('batched worker queue', batchedWorkerQueue, factory);
 }

@@ -170,3 +170,7 @@ export {
   batchedWorkerQueue,
   describeBatchedWorkerQueueValidations,
 } from './batched-worker-queue.js';
+export {
+  batchedOrchestrationQueue,
+  describeBatchedOrchestrationQueueValidations,
+} from './batched-orchestration-queue.js';

@@ -1,3 +1,4 @@
+import { describe, it } from 'vitest';
 import type { Provider } from '../provider/provider.js';
 import type { ProviderFactory } from './provider-factory.js';
 
@@ -95,4 +96,21 @@ export async function runValidation(
   }
   if (failed) throw failure;
   if (cleanupErrors.length > 0) throw cleanupErrors[0];
+}
+
+/**
+ * Registers every validation of `group` in vitest under `title`, each with a minute to run: the
+ * runner for the groups of duro's optional provider methods, which `describeProviderValidations`
+ * leaves out.
+ */
+export function describeValidationGroup(
+  title: string,
+  group: ValidationGroup,
+  factory: ProviderFactory,
+): void {
+  describe(`${title}: ${factory.name}`, () => {
+    for (const [name, validation] of Object.entries(group.validations)) {
+      it(name, () => runValidation(factory, validation), 60_000);
+    }
+  });
 }

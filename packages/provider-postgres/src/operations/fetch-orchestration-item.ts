@@ -5,7 +5,7 @@ import {
   type FetchedOrchestrationItem,
   type SemverVersion,
 } from '@duro/core';
-import type { HistoryCache } from '../history-cache.js';
+import type { HeldHistories, HistoryCache } from '../history-cache.js';
 import type { ProviderDatabase } from '../provider-database.js';
 import { readOptionalRow, type RowReader } from '../rows.js';
 import type { Statement } from '../statement.js';
@@ -76,27 +76,59 @@ export async function fetchOrchestrationItem(
   filter: DispatcherCapabilityFilter | null,
   cache: HistoryCache | null,
 ): Promise<OrchestrationFetch> {
-  let range: [number, number] | [null, null] = [null, null];
-  if (filter !== null) {
-    const first = filter.supportedDuroxideVersions[0];
-    if (first === undefined) return { kind: 'none' };
-    range = [packVersion(first.min), packVersion(first.max)];
-  }
+  const range = claimVersionRange(filter);
+  if (range === null) return { kind: 'none' };
   const held = cache?.held();
   const rows =
     held === undefined
       ? await db.query(FETCH_ORCHESTRATION_ITEM, (nowMs) => [nowMs, lockTimeoutMs, ...range])
-      : await db.query(FETCH_ORCHESTRATION_ITEM_AFTER_HELD, (nowMs) => [
-          nowMs,
-          lockTimeoutMs,
-          ...range,
-          held.instanceIds,
-          held.executionIds,
-          held.lastEventIds,
-        ]);
+      : await db.query(FETCH_ORCHESTRATION_ITEM_AFTER_HELD, (nowMs) =>
+          claimAfterHeldArguments(nowMs, lockTimeoutMs, range, held),
+        );
   const row = readOptionalRow(FETCH_ORCHESTRATION_ITEM.operation, rows);
   if (row === null) return { kind: 'none' };
+  return readClaimedTurn(db, row, cache);
+}
 
+/**
+ * The leading arguments of `duro_fetch_orchestration_item` and `duro_fetch_orchestration_items`:
+ * the caller's clock, the lock timeout, the version range and the held histories.
+ * @internal
+ */
+export function claimAfterHeldArguments(
+  nowMs: number,
+  lockTimeoutMs: number,
+  range: readonly [number, number] | readonly [null, null],
+  held: HeldHistories,
+): unknown[] {
+  return [nowMs, lockTimeoutMs, ...range, held.instanceIds, held.executionIds, held.lastEventIds];
+}
+
+/**
+ * The versions a claim accepts, packed as the procedures take them: both `null` for a `null`
+ * filter (any version). `null` for a filter with no range, which matches nothing; only the
+ * first range is used, as in duroxide-pg.
+ * @internal
+ */
+export function claimVersionRange(
+  filter: DispatcherCapabilityFilter | null,
+): [number, number] | [null, null] | null {
+  if (filter === null) return [null, null];
+  const first = filter.supportedDuroxideVersions[0];
+  if (first === undefined) return null;
+  return [packVersion(first.min), packVersion(first.max)];
+}
+
+/**
+ * Decodes one claimed turn, a row of `fetch_orchestration_item` or its duro counterparts. A turn
+ * of only queue messages for an instance that never started is acknowledged away at once.
+ * @internal
+ */
+export async function readClaimedTurn(
+  db: ProviderDatabase,
+  row: RowReader,
+  cache: HistoryCache | null,
+): Promise<Exclude<OrchestrationFetch, { kind: 'none' }>> {
   const operation = FETCH_ORCHESTRATION_ITEM.operation;
   const instance = row.text('out_instance_id');
   const lockToken = row.text('out_lock_token');

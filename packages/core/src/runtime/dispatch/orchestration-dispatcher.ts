@@ -4,6 +4,7 @@ import {
   type DispatcherCapabilityFilter,
 } from '../../provider/fetch-filters.js';
 import type { FetchedOrchestrationItem } from '../../provider/orchestration-item.js';
+import type { Provider } from '../../provider/provider.js';
 import { SpanStatusCode } from '@opentelemetry/api';
 import { withLogFields } from '../logger.js';
 import { renewalIntervalMs } from '../runtime-options.js';
@@ -12,13 +13,17 @@ import { processOrchestrationItem } from '../turn/orchestration-turn.js';
 import { abandonQuietly, type TurnDependencies } from '../turn/turn-commit.js';
 import type { OrchestrationIdentities } from './orchestration-identities.js';
 import { runSlot } from './slot-loop.js';
+import { TurnBatchAcks } from './turn-batch-acks.js';
 import { fetchUnlessStopped, startRenewal } from './stoppable-wait.js';
 
 /**
  * The orchestration side of a runtime, as duroxide's orchestration dispatcher:
- * `orchestrationConcurrency` slots each fetch one locked instance at a time (only executions
- * pinned to a supported duroxide version), renew its lock while the turn runs, and run the turn
- * to completion even when shutdown begins, so it is committed once.
+ * `orchestrationConcurrency` slots each fetch locked instances (only executions pinned to a
+ * supported duroxide version), renew each lock while its turn runs, and run the turns to
+ * completion even when shutdown begins, so each is committed once. When the provider can claim
+ * and commit batches and `orchestrationBatchSize` is above 1, a slot claims up to that many
+ * instances per fetch and commits their turns together (see {@link TurnBatchAcks}); otherwise
+ * it takes one turn at a time, as duroxide does.
  * @internal
  */
 export class OrchestrationDispatcher {
@@ -34,10 +39,18 @@ export class OrchestrationDispatcher {
 
   /** Starts every slot; each promise resolves when its slot has stopped. */
   run(): Promise<void>[] {
-    const { options, logger } = this.deps;
+    const { options, logger, provider } = this.deps;
+    const fetchItems = provider.fetchOrchestrationItems?.bind(provider);
+    const ackItems = provider.ackOrchestrationItems?.bind(provider);
+    const batched =
+      fetchItems !== undefined && ackItems !== undefined && options.orchestrationBatchSize > 1;
     return Array.from({ length: options.orchestrationConcurrency }, () =>
-      runSlot(this.stop, options.dispatcherPollIntervalMs, logger, 'fetch_orchestration_item', () =>
-        this.next(),
+      runSlot(
+        this.stop,
+        options.dispatcherPollIntervalMs,
+        logger,
+        'fetch_orchestration_item',
+        () => (batched ? this.nextBatch(fetchItems, ackItems) : this.next()),
       ),
     );
   }
@@ -51,15 +64,61 @@ export class OrchestrationDispatcher {
         this.filter,
       ),
       this.stop,
-      (late) => this.giveBack(late),
+      (late) => this.giveBack(late === null ? [] : [late]),
     );
     if (!fetched?.value) return false;
-    const { item, lockToken, attemptCount } = fetched.value;
+    await this.process(fetched.value, this.deps);
+    return true;
+  }
+
+  /** Claims up to `orchestrationBatchSize` turns, runs them together and commits them together. */
+  private async nextBatch(
+    fetchItems: NonNullable<Provider['fetchOrchestrationItems']>,
+    ackItems: NonNullable<Provider['ackOrchestrationItems']>,
+  ): Promise<boolean> {
+    const { options } = this.deps;
+    const fetched = await fetchUnlessStopped(
+      fetchItems(
+        options.orchestratorLockTimeoutMs,
+        options.dispatcherLongPollTimeoutMs,
+        this.filter,
+        options.orchestrationBatchSize,
+      ),
+      this.stop,
+      (late) => this.giveBack(late),
+    );
+    if (!fetched || fetched.value.length === 0) return false;
+    const acks = new TurnBatchAcks(
+      ackItems,
+      fetched.value.map((turn) => turn.lockToken),
+    );
+    const deps: TurnDependencies = {
+      ...this.deps,
+      acknowledgeTurn: (lockToken, commit) => acks.acknowledge({ lockToken, ...commit }),
+    };
+    const settled = await Promise.allSettled(
+      fetched.value.map((turn) =>
+        this.process(turn, deps).finally(() => acks.finish(turn.lockToken)),
+      ),
+    );
+    // As for a single turn, an unexpected failure reaches the slot loop, once all have ended.
+    const failed = settled.find((outcome) => outcome.status === 'rejected');
+    if (failed !== undefined) throw failed.reason;
+    return true;
+  }
+
+  /** Runs one claimed turn to its commit (or abandon), renewing its lock meanwhile. */
+  private async process(
+    fetched: FetchedOrchestrationItem,
+    slotDeps: TurnDependencies,
+  ): Promise<void> {
+    const { options, provider } = this.deps;
+    const { item, lockToken, attemptCount } = fetched;
     this.deps.metrics.increment('orchDispatcherItemsFetched');
     // Every line logged about this item names it, so a poison warning and an ack failure of one
     // lock can be told apart from those of another.
     const deps = {
-      ...this.deps,
+      ...slotDeps,
       logger: withLogFields(this.deps.logger, {
         instanceId: item.instance,
         executionId: item.executionId,
@@ -74,7 +133,7 @@ export class OrchestrationDispatcher {
       // Defence in depth: the provider filter should have skipped this execution.
       deps.logger.warn({ pinned }, 'Execution pinned at incompatible version, abandoning');
       await abandonQuietly(deps, lockToken, 1_000);
-      return true;
+      return;
     }
     const stopRenewal = startRenewal(
       renewalIntervalMs(options.orchestratorLockTimeoutMs, options.orchestratorLockRenewalBufferMs),
@@ -123,7 +182,6 @@ export class OrchestrationDispatcher {
         { orchestration_name: item.orchestrationName },
       );
     }
-    return true;
   }
 
   private supports(version: string): boolean {
@@ -134,11 +192,14 @@ export class OrchestrationDispatcher {
     }
   }
 
-  /** A fetch that finished after shutdown began: its lock goes back without counting an attempt. */
-  private async giveBack(late: FetchedOrchestrationItem | null): Promise<void> {
-    if (!late) return;
-    await this.deps.provider
-      .abandonOrchestrationItem(late.lockToken, null, true)
-      .catch(() => undefined);
+  /** Fetched turns that arrived after shutdown began: their locks go back without counting an attempt. */
+  private async giveBack(late: readonly FetchedOrchestrationItem[]): Promise<void> {
+    await Promise.all(
+      late.map((turn) =>
+        this.deps.provider
+          .abandonOrchestrationItem(turn.lockToken, null, true)
+          .catch(() => undefined),
+      ),
+    );
   }
 }

@@ -1,6 +1,7 @@
 import type { WorkItem } from '../../model/work-item.js';
 import type { WorkItemAck } from '../../provider/orchestration-item.js';
 import type { Provider } from '../../provider/provider.js';
+import { sendTogether, type QueuedAck } from './batch-call.js';
 
 /** Acknowledges one activity: resolves once its ack committed, rejects when it did not. @internal */
 export type AcknowledgeWorkItem = (lockToken: string, completion: WorkItem | null) => Promise<void>;
@@ -13,11 +14,8 @@ export interface TrackedActivity {
   readonly finish: () => void;
 }
 
-interface PendingAck {
+interface PendingAck extends QueuedAck<WorkItemAck> {
   readonly execution: string;
-  readonly ack: WorkItemAck;
-  readonly resolve: () => void;
-  readonly reject: (error: unknown) => void;
 }
 
 /**
@@ -104,24 +102,10 @@ export class WorkItemAcks {
     while (this.pending.length > 0) {
       const batch = this.pending;
       this.pending = [];
-      try {
-        const outcomes = await ackWorkItems(batch.map((entry) => entry.ack));
-        batch.forEach((entry, index) => {
-          const outcome = outcomes[index];
-          if (outcome === undefined) entry.reject(missingOutcome(index));
-          else if (outcome.ok) entry.resolve();
-          else entry.reject(outcome.error);
-        });
-      } catch (error) {
-        for (const entry of batch) entry.reject(error);
-      }
+      await sendTogether(batch, ackWorkItems, 'ackWorkItems');
       if (!this.ready()) break;
     }
     this.flushing = false;
     this.considerFlush();
   }
-}
-
-function missingOutcome(index: number): Error {
-  return new Error(`ackWorkItems returned no outcome for acknowledgement ${index}`);
 }

@@ -45,7 +45,7 @@ export async function failAsPoison(
     };
     const failure = await ackTurn(deps, lockToken, {
       executionId: item.executionId,
-      delta: [
+      historyDelta: [
         newEvent(UNDECODABLE_HISTORY_EVENT_ID, item.instance, item.executionId, null, {
           type: 'OrchestrationFailed',
           details,
@@ -125,7 +125,7 @@ export async function failAsPoison(
   }
   const failure = await ackTurn(deps, lockToken, {
     executionId,
-    delta,
+    historyDelta: delta,
     workerItems: [],
     orchestratorItems,
     metadata: {

@@ -114,7 +114,7 @@ export async function processOrchestrationItem(
   if (summary.isCompleted || summary.isFailed || terminalAfterCan) {
     const failure = await ackTurn(deps, lockToken, {
       executionId: item.executionId,
-      delta: [],
+      historyDelta: [],
       workerItems: [],
       orchestratorItems: await collisionNotifications(deps, item, summary),
       metadata: {},
@@ -227,7 +227,7 @@ export async function processOrchestrationItem(
 
   const failure = await ackTurn(deps, lockToken, {
     executionId,
-    delta,
+    historyDelta: delta,
     workerItems,
     orchestratorItems: [...orchestratorItems, ...collisions],
     metadata,
@@ -252,7 +252,7 @@ export async function processOrchestrationItem(
   ];
   const fallback = await ackTurn(deps, lockToken, {
     executionId,
-    delta: failed,
+    historyDelta: failed,
     workerItems: [],
     orchestratorItems: collisions,
     metadata: metadataFromDelta(failed),

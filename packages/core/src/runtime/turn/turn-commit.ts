@@ -1,9 +1,8 @@
 import { errorDisplayMessage } from '../../model/error-details.js';
 import type { Event } from '../../model/event.js';
 import { parseSemver } from '../../model/semver.js';
-import type { WorkItem } from '../../model/work-item.js';
 import type { ExecutionMetadata } from '../../provider/execution-metadata.js';
-import type { ScheduledActivityIdentifier } from '../../provider/orchestration-item.js';
+import type { OrchestrationTurnCommit } from '../../provider/orchestration-item.js';
 import type { Provider } from '../../provider/provider.js';
 import type { ProviderError } from '../../provider/provider-error.js';
 import type { Logger } from '../logger.js';
@@ -21,17 +20,15 @@ export interface TurnDependencies {
   readonly logger: Logger;
   readonly metrics: RuntimeMetrics;
   readonly tracing: RuntimeTracing;
+  /**
+   * Commits a turn in place of `provider.ackOrchestrationItem`, with the same outcome: how a
+   * dispatcher slot that fetched several turns commits them together.
+   */
+  readonly acknowledgeTurn?: (lockToken: string, commit: TurnCommit) => Promise<void>;
 }
 
 /** One commit of a turn. @internal */
-export interface TurnCommit {
-  readonly executionId: number;
-  readonly delta: readonly Event[];
-  readonly workerItems: readonly WorkItem[];
-  readonly orchestratorItems: readonly WorkItem[];
-  readonly metadata: ExecutionMetadata;
-  readonly cancelledActivities: readonly ScheduledActivityIdentifier[];
-}
+export type TurnCommit = OrchestrationTurnCommit;
 
 /**
  * The execution metadata a delta implies, as duroxide's `compute_execution_metadata`: the
@@ -82,15 +79,17 @@ export async function ackTurn(
   commit: TurnCommit,
 ): Promise<ProviderError | null> {
   const failure = await callWithRetries('ack_orchestration_item', () =>
-    deps.provider.ackOrchestrationItem(
-      lockToken,
-      commit.executionId,
-      commit.delta,
-      commit.workerItems,
-      commit.orchestratorItems,
-      commit.metadata,
-      commit.cancelledActivities,
-    ),
+    deps.acknowledgeTurn !== undefined
+      ? deps.acknowledgeTurn(lockToken, commit)
+      : deps.provider.ackOrchestrationItem(
+          lockToken,
+          commit.executionId,
+          commit.historyDelta,
+          commit.workerItems,
+          commit.orchestratorItems,
+          commit.metadata,
+          commit.cancelledActivities,
+        ),
   );
   if (failure === null) return null;
   deps.metrics.increment('orchAckFailures');

@@ -1,0 +1,59 @@
+import type { OrchestrationItemAck } from '../../provider/orchestration-item.js';
+import type { Provider } from '../../provider/provider.js';
+import { sendTogether, type QueuedAck } from './batch-call.js';
+
+/**
+ * Commits the turns of one fetched batch together, with the provider's `ackOrchestrationItems`.
+ * A turn's acknowledgement waits until every turn of the batch has acknowledged or finished, and
+ * then they all go out in one call; each still succeeds or fails on its own. Acknowledgements
+ * that come later (a retry, the failure a turn records after a failed ack) go out at the next
+ * turn of the event loop, together with any others then waiting.
+ * @internal
+ */
+export class TurnBatchAcks {
+  /** Lock tokens of the batch's turns that have neither acknowledged nor finished. */
+  private readonly waitingFor: Set<string>;
+  private pending: QueuedAck<OrchestrationItemAck>[] = [];
+  private flushing = false;
+  private flushScheduled = false;
+
+  constructor(
+    private readonly ackOrchestrationItems: NonNullable<Provider['ackOrchestrationItems']>,
+    lockTokens: readonly string[],
+  ) {
+    this.waitingFor = new Set(lockTokens);
+  }
+
+  /** Queues one turn's commit; resolves once it committed, rejects with its own error. */
+  acknowledge(ack: OrchestrationItemAck): Promise<void> {
+    const queued = new Promise<void>((resolve, reject) => {
+      this.pending.push({ ack, resolve, reject });
+    });
+    this.arrived(ack.lockToken);
+    return queued;
+  }
+
+  /** Marks a turn of the batch finished, whether or not it acknowledged (call it in any case). */
+  finish(lockToken: string): void {
+    this.arrived(lockToken);
+  }
+
+  private arrived(lockToken: string): void {
+    this.waitingFor.delete(lockToken);
+    if (this.flushing || this.flushScheduled || this.waitingFor.size > 0) return;
+    if (this.pending.length === 0) return;
+    this.flushScheduled = true;
+    setImmediate(() => void this.flush());
+  }
+
+  private async flush(): Promise<void> {
+    this.flushScheduled = false;
+    this.flushing = true;
+    while (this.pending.length > 0) {
+      const batch = this.pending;
+      this.pending = [];
+      await sendTogether(batch, this.ackOrchestrationItems, 'ackOrchestrationItems');
+    }
+    this.flushing = false;
+  }
+}
