@@ -7,6 +7,7 @@ const BAR_WIDTH = 520;
 const COLOURS: Readonly<Record<CellResult['runtime'], string>> = {
   duro: '#2b6cb0',
   'duro-uncached': '#90cdf4',
+  'duro-one-turn': '#4fd1c5',
   rust: '#c05621',
 };
 

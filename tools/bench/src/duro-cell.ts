@@ -1,4 +1,4 @@
-import { Client, Runtime } from '@duro/core';
+import { Client, Runtime, type RuntimeOptions } from '@duro/core';
 import { PostgresProvider, type PostgresProviderOptions } from '@duro/provider-postgres';
 import type { CellPlan } from './cell-plan.js';
 import { CompletionTracker } from './completion-tracker.js';
@@ -27,6 +27,7 @@ export class DuroBenchRuntime {
     plan: CellPlan,
     before: () => Promise<void> = async () => undefined,
     providerOptions: PostgresProviderOptions = {},
+    runtimeOptions: RuntimeOptions = {},
   ): Promise<DuroBenchRuntime> {
     await db.dropSchema(plan.schema);
     const migrating = await PostgresProvider.connectWithSchema(url, plan.schema);
@@ -39,6 +40,7 @@ export class DuroBenchRuntime {
     });
     const tracker = new CompletionTracker(provider);
     const runtime = new Runtime(tracker.provider, {
+      ...runtimeOptions,
       orchestrationConcurrency: plan.slots.orchestration,
       workerConcurrency: plan.slots.worker,
       logLevel: 'silent',
@@ -77,12 +79,16 @@ export class DuroBenchRuntime {
   }
 }
 
-/** Runs one cell on duro with `PostgresProvider`, opened with `providerOptions`. */
+/**
+ * Runs one cell on duro with `PostgresProvider`, opened with `providerOptions`; the runtime
+ * takes `runtimeOptions` besides the plan's slots.
+ */
 export async function runDuroCell(
   url: string,
   db: BenchDatabase,
   plan: CellPlan,
   providerOptions: PostgresProviderOptions = {},
+  runtimeOptions: RuntimeOptions = {},
 ): Promise<CellSamples> {
   const counter = QueryCounter.install();
   let before = { commits: 0, rollbacks: 0 };
@@ -96,6 +102,7 @@ export async function runDuroCell(
       labelledBefore = counter.labelled();
     },
     providerOptions,
+    runtimeOptions,
   );
   let timings: InstanceTiming[];
   let activityAcks: number;

@@ -7,10 +7,13 @@ export interface Slots {
   readonly worker: number;
 }
 
-/** `duro-uncached` is duro with its provider's history cache off. */
-export type RuntimeName = 'duro' | 'duro-uncached' | 'rust';
+/**
+ * `duro-uncached` is duro with its provider's history cache off; `duro-one-turn` is duro with
+ * one orchestration turn per fetch (`orchestrationBatchSize: 1`).
+ */
+export type RuntimeName = 'duro' | 'duro-uncached' | 'duro-one-turn' | 'rust';
 
-const RUNTIME_NAMES: readonly RuntimeName[] = ['duro', 'duro-uncached', 'rust'];
+const RUNTIME_NAMES: readonly RuntimeName[] = ['duro', 'duro-uncached', 'duro-one-turn', 'rust'];
 
 /** Everything the command line decides. */
 export interface BenchOptions {
@@ -44,8 +47,9 @@ export const USAGE = `usage: duro-bench [options]
   --database-url URL     server to measure (default: DATABASE_URL, else an embedded PostgreSQL)
   --workloads LIST       comma-separated, default all: ${WORKLOADS.map((w) => w.name).join(',')}
   --slots LIST           dispatcher:worker slots, default 1:1,2:2,4:4
-  --runtimes LIST        duro,duro-uncached,rust (default duro,rust, alternating per cell;
-                         duro-uncached is duro with the history cache off)
+  --runtimes LIST        duro,duro-uncached,duro-one-turn,rust (default duro,rust, alternating
+                         per cell; duro-uncached is duro with the history cache off,
+                         duro-one-turn is duro claiming one orchestration turn per fetch)
   --instances N          measured instances per cell (default 200)
   --warmup N             unmeasured instances before them (default 20)
   --in-flight N          instances running at once, for every workload (default per workload)

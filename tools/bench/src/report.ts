@@ -142,7 +142,7 @@ export function formatReport(report: BenchReport): string {
       const total = rates.reduce((sum, [, rate]) => sum + rate, 0);
       const parts = rates.map(([label, rate]) => `${label} ${fixed(rate, 2)}`).join(', ');
       lines.push(
-        `- ${cell.workload} ${slotsText(cell.slots)}: ${fixed(total, 1)} in all: ${parts}`,
+        `- ${cell.workload} ${slotsText(cell.slots)} ${cell.runtime}: ${fixed(total, 1)} in all: ${parts}`,
       );
     }
   }
