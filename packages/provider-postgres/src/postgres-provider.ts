@@ -41,7 +41,7 @@ import { pollForWork } from './long-poll.js';
 import { abandonOrchestrationItem } from './operations/abandon-orchestration-item.js';
 import { abandonWorkItem } from './operations/abandon-work-item.js';
 import { ackOrchestrationItem } from './operations/ack-orchestration-item.js';
-import { buildAckPayload } from './operations/ack-payload.js';
+import { ackPayloadOf } from './operations/ack-payload.js';
 import { ackWorkItems } from './operations/ack-work-items.js';
 import { ackWorker } from './operations/ack-worker.js';
 import { appendHistory } from './operations/append-history.js';
@@ -287,14 +287,7 @@ export class PostgresProvider implements Provider, ProviderAdmin {
 
   async #ackTurn(ack: OrchestrationItemAck): Promise<void> {
     const instance = this.#locks.instanceOf(ack.lockToken);
-    const payload = buildAckPayload(
-      ack.historyDelta,
-      ack.workerItems,
-      ack.orchestratorItems,
-      ack.metadata,
-      ack.cancelledActivities,
-      instance,
-    );
+    const payload = ackPayloadOf(ack, instance);
     await ackOrchestrationItem(this.#db, ack.lockToken, ack.executionId, payload, instance);
     this.#committedTurn(ack);
   }

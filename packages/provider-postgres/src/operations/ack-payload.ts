@@ -4,6 +4,7 @@ import {
   workItemToWire,
   type Event,
   type ExecutionMetadata,
+  type OrchestrationTurnCommit,
   type ScheduledActivityIdentifier,
   type WorkItem,
 } from '@duro/core';
@@ -170,4 +171,16 @@ export function buildAckPayload(
       },
     );
   }
+}
+
+/** {@link buildAckPayload} of one turn's commit. @internal */
+export function ackPayloadOf(commit: OrchestrationTurnCommit, instance?: string): AckPayload {
+  return buildAckPayload(
+    commit.historyDelta,
+    commit.workerItems,
+    commit.orchestratorItems,
+    commit.metadata,
+    commit.cancelledActivities,
+    instance,
+  );
 }

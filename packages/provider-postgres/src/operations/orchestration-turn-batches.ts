@@ -11,7 +11,7 @@ import type { ProviderDatabase } from '../provider-database.js';
 import { readRows } from '../rows.js';
 import type { Statement } from '../statement.js';
 import { INVALID_LOCK_TOKEN } from './ack-orchestration-item.js';
-import { buildAckPayload, type AckPayload } from './ack-payload.js';
+import { ackPayloadOf, type AckPayload } from './ack-payload.js';
 import { CLAIM_COMMIT_WITHOUT_FLUSH_WAIT } from './claim-commit.js';
 import {
   claimAfterHeldArguments,
@@ -94,16 +94,7 @@ export async function ackOrchestrationItems(
   requireDistinctLockTokens(operation, acks);
   const prepared = acks.map((ack): Prepared => {
     try {
-      const instance = instanceOf(ack.lockToken);
-      const payload = buildAckPayload(
-        ack.historyDelta,
-        ack.workerItems,
-        ack.orchestratorItems,
-        ack.metadata,
-        ack.cancelledActivities,
-        instance,
-      );
-      return { ack, payload };
+      return { ack, payload: ackPayloadOf(ack, instanceOf(ack.lockToken)) };
     } catch (error) {
       if (ProviderError.isInstance(error)) return error;
       throw error;
