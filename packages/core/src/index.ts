@@ -92,6 +92,7 @@ export { ProviderError } from './provider/provider-error.js';
 export type { SystemStats } from './provider/system-stats.js';
 export {
   requireDistinctLockTokens,
+  requireMaxItems,
   requireWorkItemBatchLimits,
 } from './provider/work-item-batch.js';
 export { Runtime } from './runtime/runtime.js';

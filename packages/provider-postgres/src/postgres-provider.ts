@@ -3,6 +3,7 @@ import {
   deleteInstanceTree,
   ProviderError,
   requireDistinctLockTokens,
+  requireMaxItems,
   requireWorkItemBatchLimits,
   walkInstanceTree,
   type CustomStatus,
@@ -227,7 +228,7 @@ export class PostgresProvider implements Provider, ProviderAdmin {
     filter: DispatcherCapabilityFilter | null,
     maxItems: number,
   ): Promise<FetchedOrchestrationItem[]> {
-    requireWorkItemBatchLimits('fetch_orchestration_items', maxItems, 0);
+    requireMaxItems('fetch_orchestration_items', maxItems);
     if (!this.#turnBatches) {
       const fetched = await this.fetchOrchestrationItem(lockTimeoutMs, pollTimeoutMs, filter);
       return fetched === null ? [] : [fetched];

@@ -10,6 +10,15 @@ function requireCount(operation: string, name: string, value: number, min: numbe
 }
 
 /**
+ * Checks the `maxItems` of a batch fetch (`Provider.fetchOrchestrationItems`, `fetchWorkItems`),
+ * for providers implementing one.
+ * @throws {ProviderError} (permanent) naming the argument when it is not an integer >= 1.
+ */
+export function requireMaxItems(operation: string, maxItems: number): void {
+  requireCount(operation, 'maxItems', maxItems, 1);
+}
+
+/**
  * Checks the limits of `Provider.fetchWorkItems`, for providers implementing it.
  * @throws {ProviderError} (permanent) naming the argument when `maxItems` is not an integer >= 1
  *   or `maxNewSessions` not an integer >= 0.
@@ -19,7 +28,7 @@ export function requireWorkItemBatchLimits(
   maxItems: number,
   maxNewSessions: number,
 ): void {
-  requireCount(operation, 'maxItems', maxItems, 1);
+  requireMaxItems(operation, maxItems);
   requireCount(operation, 'maxNewSessions', maxNewSessions, 0);
 }
 

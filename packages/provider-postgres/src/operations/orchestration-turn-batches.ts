@@ -125,6 +125,8 @@ export async function ackOrchestrationItems(
       const code = row.optionalText('out_error_code');
       if (code === null) continue;
       const lockToken = sent[index]?.ack.lockToken ?? '';
+      // The procedure caught the turn's error; rebuilt as pg reports one (a SQLSTATE and a
+      // severity), it is classified and worded exactly as a single ack's failure would be.
       const failure = Object.assign(new Error(row.text('out_error_message')), {
         code,
         severity: 'ERROR',

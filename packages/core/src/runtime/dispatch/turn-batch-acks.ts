@@ -29,16 +29,15 @@ export class TurnBatchAcks {
     const queued = new Promise<void>((resolve, reject) => {
       this.pending.push({ ack, resolve, reject });
     });
-    this.arrived(ack.lockToken);
+    this.finish(ack.lockToken);
     return queued;
   }
 
-  /** Marks a turn of the batch finished, whether or not it acknowledged (call it in any case). */
+  /**
+   * Marks a turn of the batch as done waiting for, once it acknowledged or finished (call it in
+   * any case; again is harmless).
+   */
   finish(lockToken: string): void {
-    this.arrived(lockToken);
-  }
-
-  private arrived(lockToken: string): void {
     this.waitingFor.delete(lockToken);
     if (this.flushing || this.flushScheduled || this.waitingFor.size > 0) return;
     if (this.pending.length === 0) return;
