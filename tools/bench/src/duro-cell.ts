@@ -2,6 +2,7 @@ import { Client, Runtime, type RuntimeOptions } from '@duro/core';
 import { PostgresProvider, type PostgresProviderOptions } from '@duro/provider-postgres';
 import type { CellPlan } from './cell-plan.js';
 import { CompletionTracker } from './completion-tracker.js';
+import { startCpuMeter, type CpuSpent } from './cpu-meter.js';
 import type { BenchDatabase } from './database.js';
 import { keepInFlight } from './keep-in-flight.js';
 import { labelledRates, QueryCounter } from './query-counter.js';
@@ -93,6 +94,7 @@ export async function runDuroCell(
   const counter = QueryCounter.install();
   let before = { commits: 0, rollbacks: 0 };
   let labelledBefore = new Map<string, number>();
+  let cpuSpent = (): CpuSpent => ({ wallMs: 0, processMs: 0, machineMs: 0 });
   const duro = await DuroBenchRuntime.start(
     url,
     db,
@@ -100,12 +102,14 @@ export async function runDuroCell(
     async () => {
       before = await db.transactionCounts();
       labelledBefore = counter.labelled();
+      cpuSpent = startCpuMeter();
     },
     providerOptions,
     runtimeOptions,
   );
   let timings: InstanceTiming[];
   let activityAcks: number;
+  let cpu: CpuSpent;
   try {
     timings = await keepInFlight(plan.warmup + plan.instances, plan.inFlight, (index) =>
       duro.runInstance(`${plan.workload.name}-${index}`),
@@ -113,6 +117,7 @@ export async function runDuroCell(
     activityAcks = duro.activityAcks;
   } finally {
     await duro.stop();
+    cpu = cpuSpent();
   }
   const statements = labelledRates(labelledBefore, counter.labelled(), timings.length);
   const after = await db.transactionCounts();
@@ -123,5 +128,6 @@ export async function runDuroCell(
     statementsPerOrchestration: statements,
     commits: after.commits - before.commits,
     rollbacks: after.rollbacks - before.rollbacks,
+    cpu,
   };
 }

@@ -111,9 +111,12 @@ export function formatReport(report: BenchReport): string {
       'p95 ms',
       'p99 ms',
       'commits/orch',
+      'process CPU ms/orch',
+      'machine CPU ms/orch',
+      'busy cores',
       'duro/Rust',
     ]),
-    row(['---', '---', '---', '---', '---', '---', '---', '---', '---', '---', '---']),
+    row(Array.from({ length: 14 }, () => '---')),
   );
   for (const cell of report.cells) {
     const f = cell.figures;
@@ -130,6 +133,9 @@ export function formatReport(report: BenchReport): string {
         fixed(f.p95Ms, 1),
         fixed(f.p99Ms, 1),
         fixed(f.commitsPerOrchestration, 1),
+        fixed(f.processCpuMsPerOrchestration, 2),
+        fixed(f.machineCpuMsPerOrchestration, 2),
+        fixed(f.machineBusyCores, 2),
         ratio === null ? '' : `${fixed(ratio, 1)}×`,
       ]),
     );

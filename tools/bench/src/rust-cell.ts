@@ -1,5 +1,6 @@
 import { migrateWithDuroxidePg, runRustBenchmark } from '@duro/native';
 import type { CellPlan } from './cell-plan.js';
+import { startCpuMeter } from './cpu-meter.js';
 import type { BenchDatabase } from './database.js';
 import type { CellSamples } from './samples.js';
 
@@ -16,6 +17,7 @@ export async function runRustCell(
   await migrateWithDuroxidePg(url, plan.schema);
   await db.queueFutureTimers(plan.schema, plan.futureTimers);
   const before = await db.transactionCounts();
+  const cpuSpent = startCpuMeter();
   const result = await runRustBenchmark(url, plan.schema, {
     workload: plan.workload.name,
     orchestrationConcurrency: plan.slots.orchestration,
@@ -25,6 +27,7 @@ export async function runRustCell(
     instancePrefix: `${plan.workload.name}-`,
     instanceTimeoutMs: INSTANCE_TIMEOUT_MS,
   });
+  const cpu = cpuSpent();
   const after = await db.transactionCounts();
   await db.dropSchema(plan.schema);
   return {
@@ -32,5 +35,6 @@ export async function runRustCell(
     activityAcks: result.activityAcks,
     commits: after.commits - before.commits,
     rollbacks: after.rollbacks - before.rollbacks,
+    cpu,
   };
 }

@@ -1,4 +1,5 @@
 import { percentile } from '@duro/bench-provider';
+import type { CpuSpent } from './cpu-meter.js';
 
 /** When one instance was started and when its completion committed, ms on one clock. */
 export interface InstanceTiming {
@@ -15,6 +16,8 @@ export interface CellSamples {
   /** Transactions the server committed (and rolled back) over the whole cell. */
   readonly commits: number;
   readonly rollbacks: number;
+  /** CPU time over the whole cell (warm-up included), from the runtime's start to its stop. */
+  readonly cpu: CpuSpent;
   /** Statements sent per orchestration, by what they do (warm-up included); duro only. */
   readonly statementsPerOrchestration?: Readonly<Record<string, number>>;
 }
@@ -29,6 +32,12 @@ export interface CellFigures {
   readonly p99Ms: number;
   /** Server commits per orchestration over the whole cell (warm-up included). */
   readonly commitsPerOrchestration: number;
+  /** CPU time of the bench process (the runtime) per orchestration, ms (warm-up included). */
+  readonly processCpuMsPerOrchestration: number;
+  /** Busy time of the whole machine (runtime and server) per orchestration, ms. */
+  readonly machineCpuMsPerOrchestration: number;
+  /** Cores the machine kept busy on average over the cell: near the core count, it is CPU-bound. */
+  readonly machineBusyCores: number;
 }
 
 /**
@@ -51,5 +60,8 @@ export function summarise(samples: CellSamples, warmup: number): CellFigures {
     p95Ms: percentile(latencies, 0.95),
     p99Ms: percentile(latencies, 0.99),
     commitsPerOrchestration: samples.commits / all,
+    processCpuMsPerOrchestration: samples.cpu.processMs / all,
+    machineCpuMsPerOrchestration: samples.cpu.machineMs / all,
+    machineBusyCores: samples.cpu.machineMs / samples.cpu.wallMs,
   };
 }

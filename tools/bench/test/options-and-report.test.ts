@@ -65,6 +65,9 @@ describe('formatReport', () => {
       p95Ms: 8,
       p99Ms: 9,
       commitsPerOrchestration: 12,
+      processCpuMsPerOrchestration: 1.5,
+      machineCpuMsPerOrchestration: 4.25,
+      machineBusyCores: 1.9,
     });
     const report: BenchReport = {
       date: '2026-01-01T00:00:00.000Z',
@@ -103,10 +106,10 @@ describe('formatReport', () => {
     expect(text).toContain('- synchronous_commit: on');
     expect(text).toContain('| 1 | 1234 |');
     expect(text).toContain(
-      '| fan-out-5 | 1:1 | duro | 20 | 150.0 | 750.0 | 5.0 | 8.0 | 9.0 | 12.0 | 10.0× |',
+      '| fan-out-5 | 1:1 | duro | 20 | 150.0 | 750.0 | 5.0 | 8.0 | 9.0 | 12.0 | 1.50 | 4.25 | 1.90 | 10.0× |',
     );
     expect(text).toContain(
-      '| fan-out-5 | 1:1 | rust | 20 | 15.0 | 75.0 | 5.0 | 8.0 | 9.0 | 12.0 |  |',
+      '| fan-out-5 | 1:1 | rust | 20 | 15.0 | 75.0 | 5.0 | 8.0 | 9.0 | 12.0 | 1.50 | 4.25 | 1.90 |  |',
     );
   });
 });
@@ -151,6 +154,7 @@ describe('summarise', () => {
         activityAcks: 15,
         commits: 30,
         rollbacks: 0,
+        cpu: { wallMs: 400, processMs: 60, machineMs: 600 },
       },
       1,
     );
@@ -160,5 +164,8 @@ describe('summarise', () => {
     expect(figures.p50Ms).toBe(10);
     expect(figures.p99Ms).toBe(190);
     expect(figures.commitsPerOrchestration).toBe(10);
+    expect(figures.processCpuMsPerOrchestration).toBe(20);
+    expect(figures.machineCpuMsPerOrchestration).toBe(200);
+    expect(figures.machineBusyCores).toBe(1.5);
   });
 });
