@@ -159,6 +159,8 @@ describe('migration runner', () => {
       'applied duro 2',
       'applying duro 3',
       'applied duro 3',
+      'applying duro 4',
+      'applied duro 4',
     ]);
   });
 });

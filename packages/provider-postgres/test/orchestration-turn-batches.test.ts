@@ -1,5 +1,6 @@
 import type { FetchedOrchestrationItem, OrchestrationItemAck, Provider } from '@duro/core';
 import { describeBatchedOrchestrationQueueValidations } from '@duro/core/validation';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { postgresValidationFactory } from '../src/validation/index.js';
 import { useTestDatabase } from './support/test-database.js';
@@ -7,8 +8,8 @@ import { eventOf, externalRaised, FIRST_TURN, startInstance } from './support/tu
 
 // A dispatcher slot claims several turns in one round trip and commits them in another. The
 // shared validations hold each turn of a batch to what a single fetch and ack promise; the tests
-// below cover what is PostgreSQL's own: encoding, the procedures' arguments, the history cache
-// and schemas without duro migration 3.
+// below cover what is PostgreSQL's own: encoding, the procedures' arguments, the history cache,
+// the window of candidates a claim reads (duro migration 4) and schemas without duro migration 3.
 const database = useTestDatabase();
 const factory = postgresValidationFactory({
   url: database.url,
@@ -128,5 +129,50 @@ describe('turn batches', () => {
     expect(outcomes).toEqual([{ ok: true }]);
     const [next] = await provider.fetchOrchestrationItems(30_000, 0, null, 5);
     expect(next?.item.instance).not.toBe(turns[0]?.item.instance);
+  });
+});
+
+describe('the candidate window', () => {
+  it('reads past an instance with more waiting messages than the window holds', async () => {
+    const provider = await database.newProvider({}, 'window');
+    for (const instance of ['w-crowded', 'w-next', 'w-last'])
+      await startInstance(provider, instance);
+    // Two wanted instances read a window of eight rows: all of them the crowded instance's.
+    for (let message = 0; message < 10; message++) {
+      await provider.enqueueForOrchestrator(externalRaised('w-crowded', `m${message}`), null);
+    }
+    await provider.enqueueForOrchestrator(externalRaised('w-next', 'go'), null);
+    await provider.enqueueForOrchestrator(externalRaised('w-last', 'go'), null);
+
+    const turns = await provider.fetchOrchestrationItems(30_000, 0, null, 2);
+
+    expect(turns.map((turn) => turn.item.instance)).toEqual(['w-crowded', 'w-next']);
+    expect(turns[0]?.item.messages).toHaveLength(10);
+  });
+
+  it('skips an instance another session holds, and claims the next', async () => {
+    const provider = await database.newProvider({}, 'busy');
+    await instancesWithTurns(provider, ['b-held', 'b-free']);
+    const other = new pg.Client({ connectionString: database.url });
+    await other.connect();
+    try {
+      // What a claim or an ack of b-held in flight holds until it commits.
+      await other.query('BEGIN');
+      await other.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', [
+        provider.schema,
+        'b-held',
+      ]);
+
+      const turns = await provider.fetchOrchestrationItems(30_000, 0, null, 2);
+      const single = await provider.fetchOrchestrationItem(30_000, 0, null);
+
+      expect(turns.map((turn) => turn.item.instance)).toEqual(['b-free']);
+      expect(single).toBeNull();
+      await other.query('ROLLBACK');
+      const [afterwards] = await provider.fetchOrchestrationItems(30_000, 0, null, 2);
+      expect(afterwards?.item.instance).toBe('b-held');
+    } finally {
+      await other.end();
+    }
   });
 });

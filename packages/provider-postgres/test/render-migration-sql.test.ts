@@ -44,6 +44,7 @@ describe('rendered migration SQL', () => {
       { version: '1', name: '0001_wakeup_notifications.sql' },
       { version: '2', name: '0002_fetch_orchestration_history_tail.sql' },
       { version: '3', name: '0003_orchestration_turn_batches.sql' },
+      { version: '4', name: '0004_claim_from_candidate_window.sql' },
     ]);
   });
 
@@ -59,6 +60,7 @@ describe('rendered migration SQL', () => {
       { track: 'duro', version: 1, name: '0001_wakeup_notifications.sql' },
       { track: 'duro', version: 2, name: '0002_fetch_orchestration_history_tail.sql' },
       { track: 'duro', version: 3, name: '0003_orchestration_turn_batches.sql' },
+      { track: 'duro', version: 4, name: '0004_claim_from_candidate_window.sql' },
     ]);
   });
 
