@@ -1,4 +1,6 @@
-import { duroToRustRatio, slotsText, type BenchReport, type CellResult } from './report.js';
+import { slotsText } from './options.js';
+import type { BenchReport, CellResult } from './report.js';
+import type { RoundsSummary } from './rounds.js';
 
 const ROW_HEIGHT = 18;
 const GROUP_GAP = 10;
@@ -16,38 +18,37 @@ const escape = (text: string): string =>
 
 /**
  * An SVG bar chart of orchestrations/s: one group per workload and slot setting, a bar per
- * runtime. Bars are scaled per workload, so a slow workload's bars are still readable; the
- * number on each bar is the figure.
+ * runtime (the median over the run's rounds). Bars are scaled per workload, so a slow
+ * workload's bars are still readable; the number on each bar is the figure.
  */
 export function renderChart(report: BenchReport): string {
-  const groups = new Map<string, CellResult[]>();
-  for (const cell of report.cells) {
-    const key = `${cell.workload} ${slotsText(cell.slots)}`;
-    groups.set(key, [...(groups.get(key) ?? []), cell]);
+  const groups = new Map<string, RoundsSummary[]>();
+  for (const summary of report.medians) {
+    const key = `${summary.workload} ${slotsText(summary.slots)}`;
+    groups.set(key, [...(groups.get(key) ?? []), summary]);
   }
   const maxByWorkload = new Map<string, number>();
-  for (const cell of report.cells) {
-    const max = maxByWorkload.get(cell.workload) ?? 0;
-    maxByWorkload.set(cell.workload, Math.max(max, cell.figures.orchestrationsPerSecond));
+  for (const summary of report.medians) {
+    const max = maxByWorkload.get(summary.workload) ?? 0;
+    maxByWorkload.set(summary.workload, Math.max(max, summary.medianOrchestrationsPerSecond));
   }
   const parts: string[] = [];
   let y = 50;
-  for (const [label, cells] of groups) {
-    const duro = cells.find((c) => c.runtime === 'duro');
-    const ratio = duro === undefined ? null : duroToRustRatio(report.cells, duro);
+  for (const [label, summaries] of groups) {
+    const ratio = summaries.find((s) => s.runtime === 'duro')?.medianDuroToRust ?? null;
     const title = ratio === null ? label : `${label} (duro/Rust ${ratio.toFixed(1)}×)`;
     parts.push(
       `<text x="8" y="${y + ROW_HEIGHT - 5}" font-size="12" font-weight="bold">${escape(title)}</text>`,
     );
     y += ROW_HEIGHT;
-    for (const cell of cells) {
-      const value = cell.figures.orchestrationsPerSecond;
-      const max = maxByWorkload.get(cell.workload) ?? value;
+    for (const summary of summaries) {
+      const value = summary.medianOrchestrationsPerSecond;
+      const max = maxByWorkload.get(summary.workload) ?? value;
       const width = max > 0 ? Math.max(1, (value / max) * BAR_WIDTH) : 1;
       parts.push(
-        `<rect x="${LABEL_WIDTH + 60}" y="${y + 2}" width="${width.toFixed(1)}" height="${ROW_HEIGHT - 4}" fill="${COLOURS[cell.runtime]}"/>`,
-        `<text x="${LABEL_WIDTH + 55}" y="${y + ROW_HEIGHT - 5}" font-size="11" text-anchor="end">${cell.runtime}</text>`,
-        `<text x="${(LABEL_WIDTH + 64 + width).toFixed(1)}" y="${y + ROW_HEIGHT - 5}" font-size="11">${value.toFixed(1)}/s, p50 ${cell.figures.p50Ms.toFixed(0)} ms</text>`,
+        `<rect x="${LABEL_WIDTH + 60}" y="${y + 2}" width="${width.toFixed(1)}" height="${ROW_HEIGHT - 4}" fill="${COLOURS[summary.runtime]}"/>`,
+        `<text x="${LABEL_WIDTH + 55}" y="${y + ROW_HEIGHT - 5}" font-size="11" text-anchor="end">${summary.runtime}</text>`,
+        `<text x="${(LABEL_WIDTH + 64 + width).toFixed(1)}" y="${y + ROW_HEIGHT - 5}" font-size="11">${value.toFixed(1)}/s, p50 ${summary.medianP50Ms.toFixed(0)} ms</text>`,
       );
       y += ROW_HEIGHT;
     }

@@ -21,6 +21,7 @@ import { runDuroCell } from './duro-cell.js';
 import { measureIdleWorker, soak } from './idle-and-soak.js';
 import {
   parseBenchArgs,
+  slotsText,
   USAGE,
   UsageError,
   type BenchOptions,
@@ -28,12 +29,12 @@ import {
 } from './options.js';
 import {
   formatReport,
-  slotsText,
   type BenchReport,
   type CellResult,
   type IdleResult,
   type PgbenchResult,
 } from './report.js';
+import { summariseRounds } from './rounds.js';
 import { runRustCell } from './rust-cell.js';
 import { summarise, type CellSamples } from './samples.js';
 import { workloadsNamed } from './workloads.js';
@@ -82,34 +83,36 @@ async function runCells(
   const cells: CellResult[] = [];
   for (const workload of options.workloads) {
     for (const slots of options.slots) {
-      for (const runtime of options.runtimes) {
-        const plan: CellPlan = {
-          workload,
-          slots,
-          instances: options.instances,
-          warmup: options.warmup,
-          inFlight: options.inFlight ?? workload.defaultInFlight,
-          futureTimers: options.futureTimers,
-          schema: `duro_bench_${runtime.replaceAll('-', '_')}`,
-        };
-        await db.checkpoint();
-        const samples = await RUNNERS[runtime](url, db, plan);
-        const figures = summarise(samples, options.warmup);
-        const cell: CellResult = {
-          workload: workload.name,
-          slots,
-          runtime,
-          inFlight: plan.inFlight,
-          figures,
-          ...(samples.statementsPerOrchestration === undefined
-            ? {}
-            : { statementsPerOrchestration: samples.statementsPerOrchestration }),
-        };
-        console.error(
-          `${workload.name} ${slotsText(slots)} ${runtime}: ${figures.orchestrationsPerSecond.toFixed(1)} orch/s, ` +
-            `p50 ${figures.p50Ms.toFixed(1)} ms`,
-        );
-        cells.push(cell);
+      for (let round = 1; round <= options.rounds; round += 1) {
+        for (const runtime of options.runtimes) {
+          const plan: CellPlan = {
+            workload,
+            slots,
+            instances: options.instances,
+            warmup: options.warmup,
+            inFlight: options.inFlight ?? workload.defaultInFlight,
+            futureTimers: options.futureTimers,
+            schema: `duro_bench_${runtime.replaceAll('-', '_')}`,
+          };
+          await db.checkpoint();
+          const samples = await RUNNERS[runtime](url, db, plan);
+          const figures = summarise(samples, options.warmup);
+          cells.push({
+            workload: workload.name,
+            slots,
+            runtime,
+            round,
+            inFlight: plan.inFlight,
+            figures,
+            ...(samples.statementsPerOrchestration === undefined
+              ? {}
+              : { statementsPerOrchestration: samples.statementsPerOrchestration }),
+          });
+          console.error(
+            `${workload.name} ${slotsText(slots)} ${runtime} round ${round}/${options.rounds}: ` +
+              `${figures.orchestrationsPerSecond.toFixed(1)} orch/s, p50 ${figures.p50Ms.toFixed(1)} ms`,
+          );
+        }
       }
     }
   }
@@ -155,6 +158,7 @@ async function main(options: BenchOptions): Promise<void> {
         futureTimers: options.futureTimers,
         pgbench,
         cells,
+        medians: summariseRounds(cells),
         idle,
         soak: soaked,
       };

@@ -7,6 +7,9 @@ export interface Slots {
   readonly worker: number;
 }
 
+/** Slots as the command line writes them, `dispatcher:worker`. */
+export const slotsText = (slots: Slots): string => `${slots.orchestration}:${slots.worker}`;
+
 /**
  * `duro-uncached` is duro with its provider's history cache off; `duro-one-turn` is duro with
  * one orchestration turn per fetch (`orchestrationBatchSize: 1`).
@@ -24,6 +27,8 @@ export interface BenchOptions {
   readonly runtimes: readonly RuntimeName[];
   /** Measured instances per cell. */
   readonly instances: number;
+  /** Passes over every runtime at each workload and slot setting, run back to back. */
+  readonly rounds: number;
   /** Instances run before the measured ones in each cell, unmeasured. */
   readonly warmup: number;
   /** Overrides every workload's instances in flight. */
@@ -52,6 +57,8 @@ export const USAGE = `usage: duro-bench [options]
                          duro-one-turn is duro claiming one orchestration turn per fetch)
   --instances N          measured instances per cell (default 200)
   --warmup N             unmeasured instances before them (default 20)
+  --rounds N             run every runtime's cell N times at each setting, alternating, and
+                         print the medians too (default 1)
   --in-flight N          instances running at once, for every workload (default per workload)
   --future-timers N      future timers queued in each cell's schema first (default 0)
   --pgbench-seconds N    pgbench seconds per client count, 0 to skip (default 10)
@@ -130,6 +137,7 @@ export function parseBenchArgs(
         runtimes: { type: 'string', default: 'duro,rust' },
         instances: { type: 'string', default: '200' },
         warmup: { type: 'string', default: '20' },
+        rounds: { type: 'string', default: '1' },
         'in-flight': { type: 'string' },
         'future-timers': { type: 'string', default: '0' },
         'pgbench-seconds': { type: 'string', default: '10' },
@@ -172,6 +180,7 @@ export function parseBenchArgs(
     runtimes,
     instances: integer('instances', values.instances, 1),
     warmup: integer('warmup', values.warmup, 0),
+    rounds: integer('rounds', values.rounds, 1),
     inFlight:
       values['in-flight'] === undefined ? null : integer('in-flight', values['in-flight'], 1),
     futureTimers: integer('future-timers', values['future-timers'], 0),

@@ -1,5 +1,6 @@
 import type { BenchEnvironment } from '@duro/bench-provider';
-import type { RuntimeName, Slots } from './options.js';
+import { slotsText, type RuntimeName, type Slots } from './options.js';
+import { duroToRustRatio, type RoundsSummary } from './rounds.js';
 import type { CellFigures } from './samples.js';
 
 /** One measured cell. */
@@ -7,6 +8,8 @@ export interface CellResult {
   readonly workload: string;
   readonly slots: Slots;
   readonly runtime: RuntimeName;
+  /** Which pass over the cells this was, from 1 (`--rounds`). */
+  readonly round: number;
   readonly inFlight: number;
   readonly figures: CellFigures;
   /** Statements sent per orchestration, by what they do; measured for duro only. */
@@ -27,6 +30,8 @@ export interface BenchReport {
   readonly futureTimers: number;
   readonly pgbench: readonly PgbenchResult[];
   readonly cells: readonly CellResult[];
+  /** The cells by workload, slots and runtime over every round (one round: its figures). */
+  readonly medians: readonly RoundsSummary[];
   readonly idle: readonly IdleResult[];
   readonly soak: SoakResult | null;
 }
@@ -51,26 +56,9 @@ export interface SoakResult {
   readonly heapAfterCollectionMiB: readonly number[];
 }
 
-export const slotsText = (slots: Slots): string => `${slots.orchestration}:${slots.worker}`;
-
 const row = (cells: readonly (string | number)[]): string => `| ${cells.join(' | ')} |`;
 const fixed = (value: number, digits: number): string =>
   Number.isFinite(value) ? value.toFixed(digits) : '–';
-
-/** The duro cell's orchestrations/s over the Rust cell's of the same workload and slots. */
-export function duroToRustRatio(cells: readonly CellResult[], cell: CellResult): number | null {
-  const find = (runtime: RuntimeName): CellResult | undefined =>
-    cells.find(
-      (c) =>
-        c.runtime === runtime &&
-        c.workload === cell.workload &&
-        slotsText(c.slots) === slotsText(cell.slots),
-    );
-  const duro = find('duro');
-  const rust = find('rust');
-  if (duro === undefined || rust === undefined) return null;
-  return duro.figures.orchestrationsPerSecond / rust.figures.orchestrationsPerSecond;
-}
 
 /** The run's figures as Markdown: the setting, pgbench, the cells, idle and soak. */
 export function formatReport(report: BenchReport): string {
@@ -104,6 +92,7 @@ export function formatReport(report: BenchReport): string {
       'workload',
       'slots',
       'runtime',
+      'round',
       'in flight',
       'orch/s',
       'act/s',
@@ -116,7 +105,7 @@ export function formatReport(report: BenchReport): string {
       'busy cores',
       'duro/Rust',
     ]),
-    row(Array.from({ length: 14 }, () => '---')),
+    row(Array.from({ length: 15 }, () => '---')),
   );
   for (const cell of report.cells) {
     const f = cell.figures;
@@ -126,6 +115,7 @@ export function formatReport(report: BenchReport): string {
         cell.workload,
         slotsText(cell.slots),
         cell.runtime,
+        cell.round,
         cell.inFlight,
         fixed(f.orchestrationsPerSecond, 1),
         fixed(f.activitiesPerSecond, 1),
@@ -139,6 +129,40 @@ export function formatReport(report: BenchReport): string {
         ratio === null ? '' : `${fixed(ratio, 1)}×`,
       ]),
     );
+  }
+  if (report.medians.some((summary) => summary.rounds > 1)) {
+    lines.push(
+      '',
+      '## Medians over rounds',
+      '',
+      row([
+        'workload',
+        'slots',
+        'runtime',
+        'rounds',
+        'orch/s median',
+        'orch/s min–max',
+        'p50 ms median',
+        'machine CPU ms/orch median',
+        'duro/Rust median',
+      ]),
+      row(Array.from({ length: 9 }, () => '---')),
+    );
+    for (const summary of report.medians) {
+      lines.push(
+        row([
+          summary.workload,
+          slotsText(summary.slots),
+          summary.runtime,
+          summary.rounds,
+          fixed(summary.medianOrchestrationsPerSecond, 1),
+          `${fixed(summary.minOrchestrationsPerSecond, 1)}–${fixed(summary.maxOrchestrationsPerSecond, 1)}`,
+          fixed(summary.medianP50Ms, 1),
+          fixed(summary.medianMachineCpuMsPerOrchestration, 2),
+          summary.medianDuroToRust === null ? '' : `${fixed(summary.medianDuroToRust, 1)}×`,
+        ]),
+      );
+    }
   }
   const counted = report.cells.filter((cell) => cell.statementsPerOrchestration !== undefined);
   if (counted.length > 0) {

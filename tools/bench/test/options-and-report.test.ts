@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { parseBenchArgs, UsageError } from '../src/options.js';
 import { labelledRates, queryLabel } from '../src/query-counter.js';
-import { formatReport, type BenchReport } from '../src/report.js';
+import { renderChart } from '../src/chart.js';
+import { formatReport, type BenchReport, type CellResult } from '../src/report.js';
+import { median, summariseRounds } from '../src/rounds.js';
 import { summarise } from '../src/samples.js';
 
 describe('parseBenchArgs', () => {
@@ -27,6 +29,7 @@ describe('parseBenchArgs', () => {
     ]);
     expect(options.instances).toBe(50);
     expect(options.runtimes).toEqual(['duro']);
+    expect(options.rounds).toBe(1);
     expect(options.databaseUrl).toBeNull();
   });
 
@@ -50,67 +53,110 @@ describe('parseBenchArgs', () => {
     expect(() => parseBenchArgs(['--idle-slots', '4'], {})).toThrow(
       /--idle-slots takes dispatcher:worker pairs/,
     );
+    expect(() => parseBenchArgs(['--rounds', '0'], {})).toThrow(/--rounds must be an integer >= 1/);
     expect(() => parseBenchArgs(['--runtimes', 'go'], {})).toThrow(UsageError);
     expect(() => parseBenchArgs(['--frobnicate'], {})).toThrow(UsageError);
   });
 });
 
+const figures = (orchestrationsPerSecond: number, p50Ms = 5): CellResult['figures'] => ({
+  instances: 10,
+  orchestrationsPerSecond,
+  activitiesPerSecond: orchestrationsPerSecond * 5,
+  p50Ms,
+  p95Ms: 8,
+  p99Ms: 9,
+  commitsPerOrchestration: 12,
+  processCpuMsPerOrchestration: 1.5,
+  machineCpuMsPerOrchestration: 4.25,
+  machineBusyCores: 1.9,
+});
+
+const fanOutCell = (runtime: CellResult['runtime'], round: number, orchPerSecond: number) => ({
+  workload: 'fan-out-5',
+  slots: { orchestration: 1, worker: 1 },
+  runtime,
+  round,
+  inFlight: 20,
+  figures: figures(orchPerSecond, round * 5),
+});
+
+const reportOf = (cells: CellResult[]): BenchReport => ({
+  date: '2026-01-01T00:00:00.000Z',
+  server: 'test',
+  environment: {
+    postgresVersion: 'PostgreSQL 18.0',
+    settings: { synchronous_commit: 'on' },
+    cpuCount: 2,
+    cpuModel: 'cpu',
+    memoryGiB: 24,
+    node: 'v20',
+    platform: 'Linux',
+  },
+  futureTimers: 0,
+  pgbench: [{ clients: 1, tps: 1234.4 }],
+  cells,
+  medians: summariseRounds(cells),
+  idle: [],
+  soak: null,
+});
+
 describe('formatReport', () => {
   it('prints each cell with the duro/Rust ratio', () => {
-    const figures = (orchestrationsPerSecond: number) => ({
-      instances: 10,
-      orchestrationsPerSecond,
-      activitiesPerSecond: orchestrationsPerSecond * 5,
-      p50Ms: 5,
-      p95Ms: 8,
-      p99Ms: 9,
-      commitsPerOrchestration: 12,
-      processCpuMsPerOrchestration: 1.5,
-      machineCpuMsPerOrchestration: 4.25,
-      machineBusyCores: 1.9,
-    });
-    const report: BenchReport = {
-      date: '2026-01-01T00:00:00.000Z',
-      server: 'test',
-      environment: {
-        postgresVersion: 'PostgreSQL 18.0',
-        settings: { synchronous_commit: 'on' },
-        cpuCount: 2,
-        cpuModel: 'cpu',
-        memoryGiB: 24,
-        node: 'v20',
-        platform: 'Linux',
-      },
-      futureTimers: 0,
-      pgbench: [{ clients: 1, tps: 1234.4 }],
-      cells: [
-        {
-          workload: 'fan-out-5',
-          slots: { orchestration: 1, worker: 1 },
-          runtime: 'duro',
-          inFlight: 20,
-          figures: figures(150),
-        },
-        {
-          workload: 'fan-out-5',
-          slots: { orchestration: 1, worker: 1 },
-          runtime: 'rust',
-          inFlight: 20,
-          figures: figures(15),
-        },
-      ],
-      idle: [],
-      soak: null,
-    };
-    const text = formatReport(report);
+    const text = formatReport(reportOf([fanOutCell('duro', 1, 150), fanOutCell('rust', 1, 15)]));
     expect(text).toContain('- synchronous_commit: on');
     expect(text).toContain('| 1 | 1234 |');
     expect(text).toContain(
-      '| fan-out-5 | 1:1 | duro | 20 | 150.0 | 750.0 | 5.0 | 8.0 | 9.0 | 12.0 | 1.50 | 4.25 | 1.90 | 10.0× |',
+      '| fan-out-5 | 1:1 | duro | 1 | 20 | 150.0 | 750.0 | 5.0 | 8.0 | 9.0 | 12.0 | 1.50 | 4.25 | 1.90 | 10.0× |',
     );
     expect(text).toContain(
-      '| fan-out-5 | 1:1 | rust | 20 | 15.0 | 75.0 | 5.0 | 8.0 | 9.0 | 12.0 | 1.50 | 4.25 | 1.90 |  |',
+      '| fan-out-5 | 1:1 | rust | 1 | 20 | 15.0 | 75.0 | 5.0 | 8.0 | 9.0 | 12.0 | 1.50 | 4.25 | 1.90 |  |',
     );
+    expect(text).not.toContain('Medians over rounds');
+  });
+
+  it('pairs each duro cell with the Rust cell of its round and prints the medians', () => {
+    const text = formatReport(
+      reportOf([
+        fanOutCell('duro', 1, 150),
+        fanOutCell('rust', 1, 10),
+        fanOutCell('duro', 2, 200),
+        fanOutCell('rust', 2, 25),
+        fanOutCell('duro', 3, 180),
+        fanOutCell('rust', 3, 20),
+      ]),
+    );
+    expect(text).toContain('| fan-out-5 | 1:1 | duro | 2 | 20 | 200.0 |');
+    expect(text).toContain('| 8.0× |');
+    expect(text).toContain('## Medians over rounds');
+    expect(text).toContain(
+      '| fan-out-5 | 1:1 | duro | 3 | 180.0 | 150.0–200.0 | 10.0 | 4.25 | 9.0× |',
+    );
+    expect(text).toContain('| fan-out-5 | 1:1 | rust | 3 | 20.0 | 10.0–25.0 | 10.0 | 4.25 |  |');
+  });
+});
+
+describe('median', () => {
+  it('takes the middle value, or the mean of the two middle ones', () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(median([])).toBeNaN();
+  });
+});
+
+describe('renderChart', () => {
+  it('draws one bar per runtime at its median, titled with the median ratio', () => {
+    const svg = renderChart(
+      reportOf([
+        fanOutCell('duro', 1, 150),
+        fanOutCell('rust', 1, 10),
+        fanOutCell('duro', 2, 200),
+        fanOutCell('rust', 2, 25),
+      ]),
+    );
+    expect(svg.match(/<rect x=/g)).toHaveLength(2);
+    expect(svg).toContain('fan-out-5 1:1 (duro/Rust 11.5×)');
+    expect(svg).toContain('175.0/s');
   });
 });
 
