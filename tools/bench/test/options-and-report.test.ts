@@ -81,6 +81,13 @@ const fanOutCell = (runtime: CellResult['runtime'], round: number, orchPerSecond
   figures: figures(orchPerSecond, round * 5),
 });
 
+/** A duro and a Rust cell per round, from each round's pair of orch/s. */
+const alternatingRounds = (rounds: readonly (readonly [number, number])[]): CellResult[] =>
+  rounds.flatMap(([duro, rust], index) => [
+    fanOutCell('duro', index + 1, duro),
+    fanOutCell('rust', index + 1, rust),
+  ]);
+
 const reportOf = (cells: CellResult[]): BenchReport => ({
   date: '2026-01-01T00:00:00.000Z',
   server: 'test',
@@ -103,7 +110,7 @@ const reportOf = (cells: CellResult[]): BenchReport => ({
 
 describe('formatReport', () => {
   it('prints each cell with the duro/Rust ratio', () => {
-    const text = formatReport(reportOf([fanOutCell('duro', 1, 150), fanOutCell('rust', 1, 15)]));
+    const text = formatReport(reportOf(alternatingRounds([[150, 15]])));
     expect(text).toContain('- synchronous_commit: on');
     expect(text).toContain('| 1 | 1234 |');
     expect(text).toContain(
@@ -117,14 +124,13 @@ describe('formatReport', () => {
 
   it('pairs each duro cell with the Rust cell of its round and prints the medians', () => {
     const text = formatReport(
-      reportOf([
-        fanOutCell('duro', 1, 150),
-        fanOutCell('rust', 1, 10),
-        fanOutCell('duro', 2, 200),
-        fanOutCell('rust', 2, 25),
-        fanOutCell('duro', 3, 180),
-        fanOutCell('rust', 3, 20),
-      ]),
+      reportOf(
+        alternatingRounds([
+          [150, 10],
+          [200, 25],
+          [180, 20],
+        ]),
+      ),
     );
     expect(text).toContain('| fan-out-5 | 1:1 | duro | 2 | 20 | 200.0 |');
     expect(text).toContain('| 8.0× |');
@@ -147,12 +153,12 @@ describe('median', () => {
 describe('renderChart', () => {
   it('draws one bar per runtime at its median, titled with the median ratio', () => {
     const svg = renderChart(
-      reportOf([
-        fanOutCell('duro', 1, 150),
-        fanOutCell('rust', 1, 10),
-        fanOutCell('duro', 2, 200),
-        fanOutCell('rust', 2, 25),
-      ]),
+      reportOf(
+        alternatingRounds([
+          [150, 10],
+          [200, 25],
+        ]),
+      ),
     );
     expect(svg.match(/<rect x=/g)).toHaveLength(2);
     expect(svg).toContain('fan-out-5 1:1 (duro/Rust 11.5×)');
