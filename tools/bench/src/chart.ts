@@ -1,12 +1,12 @@
-import { slotsText } from './options.js';
-import type { BenchReport, CellResult } from './report.js';
-import type { RoundsSummary } from './rounds.js';
+import type { RuntimeName } from './options.js';
+import type { BenchReport } from './report.js';
+import { settingLabel, type RoundsSummary } from './rounds.js';
 
 const ROW_HEIGHT = 18;
 const GROUP_GAP = 10;
 const LABEL_WIDTH = 40;
 const BAR_WIDTH = 520;
-const COLOURS: Readonly<Record<CellResult['runtime'], string>> = {
+const COLOURS: Readonly<Record<RuntimeName, string>> = {
   duro: '#2b6cb0',
   'duro-uncached': '#90cdf4',
   'duro-one-turn': '#4fd1c5',
@@ -24,7 +24,7 @@ const escape = (text: string): string =>
 export function renderChart(report: BenchReport): string {
   const groups = new Map<string, RoundsSummary[]>();
   for (const summary of report.medians) {
-    const key = `${summary.workload} ${slotsText(summary.slots)}`;
+    const key = settingLabel(summary);
     groups.set(key, [...(groups.get(key) ?? []), summary]);
   }
   const maxByWorkload = new Map<string, number>();

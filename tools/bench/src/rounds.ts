@@ -26,7 +26,11 @@ export function median(values: readonly number[]): number {
     : ((sorted[middle - 1] ?? Number.NaN) + (sorted[middle] ?? Number.NaN)) / 2;
 }
 
-const settingKey = (cell: CellResult): string => `${cell.workload} ${slotsText(cell.slots)}`;
+/** A workload at a slot setting, such as `fan-out-5 2:2`: how rounds are grouped and charted. */
+export const settingLabel = (setting: {
+  readonly workload: string;
+  readonly slots: Slots;
+}): string => `${setting.workload} ${slotsText(setting.slots)}`;
 
 /**
  * The duro cell's orchestrations/s over the Rust cell's of the same workload, slots and round
@@ -35,7 +39,8 @@ const settingKey = (cell: CellResult): string => `${cell.workload} ${slotsText(c
 export function duroToRustRatio(cells: readonly CellResult[], cell: CellResult): number | null {
   const find = (runtime: RuntimeName): CellResult | undefined =>
     cells.find(
-      (c) => c.runtime === runtime && c.round === cell.round && settingKey(c) === settingKey(cell),
+      (c) =>
+        c.runtime === runtime && c.round === cell.round && settingLabel(c) === settingLabel(cell),
     );
   const duro = find('duro');
   const rust = find('rust');
@@ -47,7 +52,7 @@ export function duroToRustRatio(cells: readonly CellResult[], cell: CellResult):
 export function summariseRounds(cells: readonly CellResult[]): RoundsSummary[] {
   const groups = new Map<string, CellResult[]>();
   for (const cell of cells) {
-    const key = `${settingKey(cell)} ${cell.runtime}`;
+    const key = `${settingLabel(cell)} ${cell.runtime}`;
     groups.set(key, [...(groups.get(key) ?? []), cell]);
   }
   return [...groups.values()].map((group) => {
