@@ -161,6 +161,8 @@ describe('migration runner', () => {
       'applied duro 3',
       'applying duro 4',
       'applied duro 4',
+      'applying duro 5',
+      'applied duro 5',
     ]);
   });
 });

@@ -45,6 +45,7 @@ describe('rendered migration SQL', () => {
       { version: '2', name: '0002_fetch_orchestration_history_tail.sql' },
       { version: '3', name: '0003_orchestration_turn_batches.sql' },
       { version: '4', name: '0004_claim_from_candidate_window.sql' },
+      { version: '5', name: '0005_messages_wait_for_instance_release.sql' },
     ]);
   });
 
@@ -61,6 +62,7 @@ describe('rendered migration SQL', () => {
       { track: 'duro', version: 2, name: '0002_fetch_orchestration_history_tail.sql' },
       { track: 'duro', version: 3, name: '0003_orchestration_turn_batches.sql' },
       { track: 'duro', version: 4, name: '0004_claim_from_candidate_window.sql' },
+      { track: 'duro', version: 5, name: '0005_messages_wait_for_instance_release.sql' },
     ]);
   });
 

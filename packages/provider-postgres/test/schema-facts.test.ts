@@ -69,12 +69,14 @@ describe('schema facts', () => {
       'duro_notify_instance_release',
       'duro_notify_queue_insert',
       'duro_notify_queue_release',
+      'duro_wait_for_instance_release',
       'duro_wakeup_channel',
     ]);
     expect(extended.functions.filter((f) => !f.name.startsWith('duro_'))).toEqual(plain.functions);
     const triggers = extended.tables.flatMap((t) => t.triggers.map((tr) => `${t.name}.${tr.name}`));
     expect(triggers.sort()).toEqual([
       'instance_locks.duro_wakeup_on_instance_release',
+      'orchestrator_queue.duro_wait_for_instance_release',
       'orchestrator_queue.duro_wakeup_on_insert',
       'orchestrator_queue.duro_wakeup_on_release',
       'worker_queue.duro_wakeup_on_insert',

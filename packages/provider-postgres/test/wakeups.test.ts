@@ -1,6 +1,7 @@
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { useTestDatabase } from './support/test-database.js';
-import { startOrchestration } from './support/turns.js';
+import { externalRaised, startOrchestration } from './support/turns.js';
 
 const database = useTestDatabase();
 
@@ -78,6 +79,38 @@ describe('waking idle fetches', () => {
     await other.enqueueForWorker(activity('after'));
     expect((await second)?.item).toMatchObject({ instance: 'after' });
   });
+
+  it('a message that arrives while its instance is being released wakes a fetch once it is free', async () => {
+    const waiting = await database.newProvider(NEVER_POLL, 'releasing');
+    const other = await database.attach(waiting);
+    await other.enqueueForOrchestrator(startOrchestration('busy'), null);
+    const turn = await other.fetchOrchestrationItem(30_000, 0, null);
+    expect(turn?.item.instance).toBe('busy');
+
+    // The turn's acknowledgement, held open after it released the instance and looked for
+    // messages that arrived meanwhile (there were none yet).
+    const acking = new pg.Client({ connectionString: database.url });
+    await acking.connect();
+    try {
+      await acking.query('BEGIN');
+      await acking.query(
+        `SELECT "${waiting.schema}".ack_orchestration_item($1, $2, 1, '[]', '[]', '[]', '{}', '[]')`,
+        [turn?.lockToken, Date.now()],
+      );
+      const fetch = waiting.fetchOrchestrationItem(30_000, LONG_POLL_MS, null);
+      await listening(waiting.schema);
+      // The event is sent now; before duro migration 5 it committed (and notified) at once, its
+      // fetch found the instance still locked, and nothing woke a fetch again.
+      const sending = other.enqueueForOrchestrator(externalRaised('busy', 'go'), null);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await acking.query('COMMIT');
+      await sending;
+      expect((await fetch)?.item.messages).toEqual([externalRaised('busy', 'go')]);
+    } finally {
+      await acking.end();
+    }
+    // Without a wake-up the fetch would wait out LONG_POLL_MS; this ends the test well before.
+  }, 20_000);
 
   it('closing the provider ends its waiting fetches with nothing', async () => {
     const waiting = await database.newProvider(NEVER_POLL, 'closing');
