@@ -99,13 +99,14 @@ export function formatReport(report: BenchReport): string {
       'p50 ms',
       'p95 ms',
       'p99 ms',
+      'max ms',
       'commits/orch',
       'process CPU ms/orch',
       'machine CPU ms/orch',
       'busy cores',
       'duro/Rust',
     ]),
-    row(Array.from({ length: 15 }, () => '---')),
+    row(Array.from({ length: 16 }, () => '---')),
   );
   for (const cell of report.cells) {
     const f = cell.figures;
@@ -122,6 +123,7 @@ export function formatReport(report: BenchReport): string {
         fixed(f.p50Ms, 1),
         fixed(f.p95Ms, 1),
         fixed(f.p99Ms, 1),
+        fixed(f.maxMs, 1),
         fixed(f.commitsPerOrchestration, 1),
         fixed(f.processCpuMsPerOrchestration, 2),
         fixed(f.machineCpuMsPerOrchestration, 2),

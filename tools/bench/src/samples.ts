@@ -30,6 +30,8 @@ export interface CellFigures {
   readonly p50Ms: number;
   readonly p95Ms: number;
   readonly p99Ms: number;
+  /** The slowest measured instance: a pause of a few instances shows here, not in p99. */
+  readonly maxMs: number;
   /** Server commits per orchestration over the whole cell (warm-up included). */
   readonly commitsPerOrchestration: number;
   /** CPU time of the bench process (the runtime) per orchestration, ms (warm-up included). */
@@ -59,6 +61,7 @@ export function summarise(samples: CellSamples, warmup: number): CellFigures {
     p50Ms: percentile(latencies, 0.5),
     p95Ms: percentile(latencies, 0.95),
     p99Ms: percentile(latencies, 0.99),
+    maxMs: latencies.at(-1) ?? 0,
     commitsPerOrchestration: samples.commits / all,
     processCpuMsPerOrchestration: samples.cpu.processMs / all,
     machineCpuMsPerOrchestration: samples.cpu.machineMs / all,
