@@ -1,5 +1,6 @@
 import { InMemoryProvider, type Provider } from '../src/index.js';
 import {
+  describeBatchedOrchestrationQueueValidations,
   describeBatchedWorkerQueueValidations,
   describeProviderValidations,
   type ProviderFactory,
@@ -30,3 +31,4 @@ const factory: ProviderFactory = {
 
 describeProviderValidations(factory);
 describeBatchedWorkerQueueValidations(factory);
+describeBatchedOrchestrationQueueValidations(factory);

@@ -77,10 +77,17 @@ function capturedLogger(): { logger: pino.Logger; lines: Record<string, unknown>
   return { logger, lines };
 }
 
-/** A provider whose orchestration items always arrive past `maxAttempts`, with acks that fail or not. */
+/**
+ * A provider whose orchestration items always arrive past `maxAttempts`, with acks that fail or
+ * not. It serves one turn per fetch (the batched turn methods are hidden), which is what the
+ * overrides cover.
+ */
 function overMaxAttempts(inner: InMemoryProvider, rejectAcks: boolean): Provider {
   return new Proxy(inner, {
     get(target, property, receiver) {
+      if (property === 'fetchOrchestrationItems' || property === 'ackOrchestrationItems') {
+        return undefined;
+      }
       if (property === 'fetchOrchestrationItem') {
         return async (...args: Parameters<Provider['fetchOrchestrationItem']>) => {
           const fetched = await target.fetchOrchestrationItem(...args);

@@ -21,6 +21,8 @@ import type {
 import type {
   FetchedOrchestrationItem,
   FetchedWorkItem,
+  OrchestrationItemAck,
+  OrchestrationItemAckOutcome,
   ScheduledActivityIdentifier,
   WorkItemAck,
   WorkItemAckOutcome,
@@ -31,6 +33,7 @@ import type { SystemStats } from '../provider/system-stats.js';
 import { ProviderError } from '../provider/provider-error.js';
 import {
   requireDistinctLockTokens,
+  requireMaxItems,
   requireWorkItemBatchLimits,
 } from '../provider/work-item-batch.js';
 import { delayOrZeroMs, requireDurationMs } from './duration-arguments.js';
@@ -191,6 +194,45 @@ export class InMemoryProvider implements Provider, ProviderAdmin {
     });
   }
 
+  /** {@inheritDoc Provider.fetchOrchestrationItems} */
+  async fetchOrchestrationItems(
+    lockTimeoutMs: number,
+    pollTimeoutMs: number,
+    filter: DispatcherCapabilityFilter | null,
+    maxItems: number,
+  ): Promise<FetchedOrchestrationItem[]> {
+    const operation = 'fetch_orchestration_item';
+    requireDurationMs(operation, 'lockTimeoutMs', lockTimeoutMs);
+    requireDurationMs(operation, 'pollTimeoutMs', pollTimeoutMs);
+    requireMaxItems(operation, maxItems);
+    if (filter !== null && filter.supportedDuroxideVersions.length === 0) return [];
+    const fetched = await pollForWork(
+      this.store.orchestratorWork,
+      pollTimeoutMs,
+      () => {
+        const batch: FetchedOrchestrationItem[] = [];
+        while (batch.length < maxItems) {
+          const turn = tryFetchOrchestrationItem(this.store, lockTimeoutMs, filter);
+          if (turn === null) break;
+          batch.push(turn);
+        }
+        return batch.length > 0 ? batch : null;
+      },
+      () => msUntilOrchestratorChange(this.store),
+    );
+    return fetched ?? [];
+  }
+
+  /** {@inheritDoc Provider.ackOrchestrationItems} */
+  async ackOrchestrationItems(
+    acks: readonly OrchestrationItemAck[],
+  ): Promise<OrchestrationItemAckOutcome[]> {
+    requireDistinctLockTokens('ack_orchestration_item', acks);
+    return acks.map(({ lockToken, ...commit }) =>
+      outcomeOf(() => commitOrchestrationTurn(this.store, lockToken, commit)),
+    );
+  }
+
   async abandonOrchestrationItem(
     lockToken: string,
     delayMs: number | null,
@@ -294,15 +336,9 @@ export class InMemoryProvider implements Provider, ProviderAdmin {
   /** {@inheritDoc Provider.ackWorkItems} */
   async ackWorkItems(acks: readonly WorkItemAck[]): Promise<WorkItemAckOutcome[]> {
     requireDistinctLockTokens('ack_work_items', acks);
-    return acks.map(({ lockToken, completion }): WorkItemAckOutcome => {
-      try {
-        completeWorkItem(this.store, lockToken, completion);
-        return { ok: true };
-      } catch (error) {
-        if (!ProviderError.isInstance(error)) throw error;
-        return { ok: false, error };
-      }
-    });
+    return acks.map(({ lockToken, completion }) =>
+      outcomeOf(() => completeWorkItem(this.store, lockToken, completion)),
+    );
   }
 
   private async pollWorkItems(
@@ -476,5 +512,16 @@ export class InMemoryProvider implements Provider, ProviderAdmin {
 
   async pruneExecutionsBulk(filter: InstanceFilter, options: PruneOptions): Promise<PruneResult> {
     return pruneExecutionsMatching(this.store, filter, options);
+  }
+}
+
+/** The outcome of one acknowledgement of a batch: a provider error fails it alone. */
+function outcomeOf(commit: () => void): WorkItemAckOutcome {
+  try {
+    commit();
+    return { ok: true };
+  } catch (error) {
+    if (!ProviderError.isInstance(error)) throw error;
+    return { ok: false, error };
   }
 }

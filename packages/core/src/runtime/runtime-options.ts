@@ -30,8 +30,8 @@ export interface RuntimeOptions {
    * Instances one orchestration slot claims in one fetch; their turns run together and commit
    * together in one round trip, each on its own (a turn that fails to commit does not hold the
    * others back). Used when the provider has `fetchOrchestrationItems` and
-   * `ackOrchestrationItems` (`PostgresProvider`); other providers are served one turn per
-   * fetch. Set 1 for duroxide's one turn per slot.
+   * `ackOrchestrationItems` (`InMemoryProvider`, `PostgresProvider`); other providers are
+   * served one turn per fetch. Set 1 for duroxide's one turn per slot.
    * @default 8
    */
   readonly orchestrationBatchSize?: number;
