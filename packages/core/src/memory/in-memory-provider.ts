@@ -201,7 +201,7 @@ export class InMemoryProvider implements Provider, ProviderAdmin {
     filter: DispatcherCapabilityFilter | null,
     maxItems: number,
   ): Promise<FetchedOrchestrationItem[]> {
-    const operation = 'fetch_orchestration_item';
+    const operation = 'fetch_orchestration_items';
     requireDurationMs(operation, 'lockTimeoutMs', lockTimeoutMs);
     requireDurationMs(operation, 'pollTimeoutMs', pollTimeoutMs);
     requireMaxItems(operation, maxItems);
