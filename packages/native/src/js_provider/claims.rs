@@ -1,13 +1,25 @@
 //! Fetches whose caller may stop waiting. duroxide drops a dispatcher's fetch when its runtime
 //! shuts down; a duroxide-pg fetch dropped mid-poll claims nothing, but the JavaScript provider's
-//! long poll goes on and may claim a message after the Rust side stopped listening. That claim
-//! would hold its lock until it lapses, so here it is abandoned at once instead.
+//! long poll goes on and may claim a message after the Rust side stopped listening, and a claim
+//! already on its way back when the fetch was dropped is in the same place. Such a claim would
+//! hold its lock until it lapses, which only a safety-net poll notices, so here it is given back
+//! instead: abandoned without counting an attempt, visible again after `GIVE_BACK_DELAY_MS`.
+//!
+//! Not at once: the runtime stopped with the message claimed, and whoever looks right after the
+//! shutdown must find it out of sight, as a duroxide-pg claim would be. duroxide's
+//! continue_as_new_unregistered_backoff looks exactly then, and read a start given back at once
+//! as one its runtime never delayed. With a delay the provider knows when the message comes due
+//! and wakes a waiting fetch for it.
 
 use std::future::Future;
 use std::sync::Arc;
 
 use duroxide::providers::ProviderError;
 use tokio::sync::oneshot;
+
+/// How long a given-back claim stays out of sight, ms: longer than a runtime's shutdown takes
+/// to return after it dropped the fetch, far shorter than a lease.
+const GIVE_BACK_DELAY_MS: i64 = 1_000;
 
 use crate::wire::js_function::{call_js, JsAsyncFn};
 use crate::wire::provider_calls::{AbandonArgs, WireProvider};
@@ -35,7 +47,7 @@ impl Queue {
 }
 
 /// Runs `fetch` on a task of its own and returns its outcome; when the caller is dropped before
-/// it settles, a message it claimed anyway is abandoned without counting an attempt.
+/// it settles, a message it claimed anyway is given back (see the module's text).
 pub(super) async fn fetch_or_give_back<T, F>(
     wire: &Arc<WireProvider>,
     queue: Queue,
@@ -53,7 +65,7 @@ where
             let (abandon, abandon_operation) = queue.abandon(&wire);
             let args = AbandonArgs {
                 lock_token: unwanted.lock_token().to_string(),
-                delay_ms: None,
+                delay_ms: Some(GIVE_BACK_DELAY_MS),
                 ignore_attempt: true,
             };
             // Best effort: if this fails too, the lock lapses as it would have anyway.
