@@ -32,6 +32,29 @@ describe('claiming instances under contention', () => {
     expect(afterRelease?.item.instance).toBe('held');
   });
 
+  it("a claim skips an instance whose lock duroxide-pg's one-key form holds", async () => {
+    // Where duroxide-pg's runner applied the duroxide track, its ack holds only this form while
+    // it commits; a lease that lapsed meanwhile must not hand the instance to a claim.
+    const provider = await database.newProvider({}, 'one_key');
+    await provider.enqueueForOrchestrator(startOrchestration('acking'), null);
+    const lapsed = await provider.fetchOrchestrationItem(1, 0, null);
+    expect(lapsed?.item.instance).toBe('acking');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+
+    const acking = new pg.Client({ connectionString: database.url });
+    await acking.connect();
+    try {
+      await acking.query('BEGIN');
+      await acking.query('SELECT pg_advisory_xact_lock(hashtext($1))', ['acking']);
+      expect(await provider.fetchOrchestrationItem(30_000, 0, null)).toBeNull();
+      expect(await provider.fetchOrchestrationItems(30_000, 0, null, 8)).toEqual([]);
+    } finally {
+      await acking.query('COMMIT');
+      await acking.end();
+    }
+    expect((await provider.fetchOrchestrationItem(30_000, 0, null))?.item.instance).toBe('acking');
+  });
+
   it('ten instances and ten concurrent fetchers fetch each instance exactly once', async () => {
     const provider = await database.newProvider({ poolSize: 10 }, 'ten_fetchers');
     const instances = Array.from({ length: 10 }, (_, i) => `instance-${i}`);

@@ -163,6 +163,8 @@ describe('migration runner', () => {
       'applied duro 4',
       'applying duro 5',
       'applied duro 5',
+      'applying duro 6',
+      'applied duro 6',
     ]);
   });
 });

@@ -46,6 +46,7 @@ describe('rendered migration SQL', () => {
       { version: '3', name: '0003_orchestration_turn_batches.sql' },
       { version: '4', name: '0004_claim_from_candidate_window.sql' },
       { version: '5', name: '0005_messages_wait_for_instance_release.sql' },
+      { version: '6', name: '0006_claim_tries_duroxide_pg_lock_key.sql' },
     ]);
   });
 
@@ -63,6 +64,7 @@ describe('rendered migration SQL', () => {
       { track: 'duro', version: 3, name: '0003_orchestration_turn_batches.sql' },
       { track: 'duro', version: 4, name: '0004_claim_from_candidate_window.sql' },
       { track: 'duro', version: 5, name: '0005_messages_wait_for_instance_release.sql' },
+      { track: 'duro', version: 6, name: '0006_claim_tries_duroxide_pg_lock_key.sql' },
     ]);
   });
 
