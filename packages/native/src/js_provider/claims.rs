@@ -17,13 +17,13 @@ use std::sync::Arc;
 use duroxide::providers::ProviderError;
 use tokio::sync::oneshot;
 
-/// How long a given-back claim stays out of sight, ms: longer than a runtime's shutdown takes
-/// to return after it dropped the fetch, far shorter than a lease.
-const GIVE_BACK_DELAY_MS: i64 = 1_000;
-
 use crate::wire::js_function::{call_js, JsAsyncFn};
 use crate::wire::provider_calls::{AbandonArgs, WireProvider};
 use crate::wire::provider_objects::{WireFetchedOrchestrationItem, WireFetchedWorkItem};
+
+/// How long a given-back claim stays out of sight, ms: longer than a runtime's shutdown takes
+/// to return after it dropped the fetch, far shorter than a lease.
+const GIVE_BACK_DELAY_MS: i64 = 1_000;
 
 /// A fetched message, as far as giving back its lock goes.
 pub(super) trait Claim: Send + 'static {
