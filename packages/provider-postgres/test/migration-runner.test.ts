@@ -165,6 +165,8 @@ describe('migration runner', () => {
       'applied duro 5',
       'applying duro 6',
       'applied duro 6',
+      'applying duro 7',
+      'applied duro 7',
     ]);
   });
 });

@@ -47,6 +47,7 @@ describe('rendered migration SQL', () => {
       { version: '4', name: '0004_claim_from_candidate_window.sql' },
       { version: '5', name: '0005_messages_wait_for_instance_release.sql' },
       { version: '6', name: '0006_claim_tries_duroxide_pg_lock_key.sql' },
+      { version: '7', name: '0007_worker_queue_ready_and_lease_indexes.sql' },
     ]);
   });
 
@@ -65,6 +66,7 @@ describe('rendered migration SQL', () => {
       { track: 'duro', version: 4, name: '0004_claim_from_candidate_window.sql' },
       { track: 'duro', version: 5, name: '0005_messages_wait_for_instance_release.sql' },
       { track: 'duro', version: 6, name: '0006_claim_tries_duroxide_pg_lock_key.sql' },
+      { track: 'duro', version: 7, name: '0007_worker_queue_ready_and_lease_indexes.sql' },
     ]);
   });
 

@@ -55,7 +55,7 @@ describe('schema facts', () => {
     expect(await factsAfter()).toEqual(expected);
   });
 
-  it('the duro track adds only its ledger, its functions and its triggers', async () => {
+  it('the duro track adds only its ledger, its functions, its triggers and its worker_queue indexes', async () => {
     const plain = await factsAfter(undefined, false);
     const extended = await factsAfter(undefined, true);
     expect(extended.tables.map((t) => t.name)).toEqual(
@@ -82,10 +82,21 @@ describe('schema facts', () => {
       'worker_queue.duro_wakeup_on_insert',
       'worker_queue.duro_wakeup_on_release',
     ]);
-    const withoutTriggers = (facts: SchemaFacts): SchemaFacts['tables'] =>
+    const duroIndexes = extended.tables.flatMap((t) =>
+      t.indexes.filter((i) => i.name.startsWith('duro_')).map((i) => i.definition),
+    );
+    expect(duroIndexes).toEqual([
+      'CREATE INDEX duro_idx_worker_lease_expiry ON {schema}.worker_queue USING btree (locked_until) WHERE (lock_token IS NOT NULL)',
+      'CREATE INDEX duro_idx_worker_ready ON {schema}.worker_queue USING btree (id) WHERE (lock_token IS NULL)',
+    ]);
+    const duroxideTrackOnly = (facts: SchemaFacts): SchemaFacts['tables'] =>
       facts.tables
         .filter((t) => t.name !== '_duro_migrations')
-        .map((t) => ({ ...t, triggers: [] }));
-    expect(withoutTriggers(extended)).toEqual(withoutTriggers(plain));
+        .map((t) => ({
+          ...t,
+          triggers: [],
+          indexes: t.indexes.filter((i) => !i.name.startsWith('duro_')),
+        }));
+    expect(duroxideTrackOnly(extended)).toEqual(duroxideTrackOnly(plain));
   });
 });

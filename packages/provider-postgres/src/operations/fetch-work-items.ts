@@ -5,20 +5,24 @@ import type { Statement } from '../statement.js';
 import { CLAIM_COMMIT_WITHOUT_FLUSH_WAIT } from './claim-commit.js';
 import { decodeFetchedWorkItem, tagArguments } from './fetch-work-item.js';
 
-// One statement claims the batch, judged as `fetch_work_item` judges one row: visible, unlocked
-// or expired, the tag filter, and session routing. Of the sessions nobody holds, only the
-// oldest $9 are claimed; a session upsert that loses to another owner leaves its rows alone.
-// Candidate rows that end up unclaimed are only row-locked until the statement ends.
-const FETCH_WORK_ITEMS: Statement = {
-  operation: 'fetch_work_items',
-  preparedAs: 'fetch_works',
-  sql: (s) => `
-WITH candidates AS (
+/**
+ * The rows of one kind the batch may take, oldest first, row-locked: visible, the tag filter, and
+ * session routing. `lease` picks the kind and the index that finds them (duro 0007): unlocked
+ * rows in id order from `duro_idx_worker_ready`, or lapsed leases by `duro_idx_worker_lease_expiry`
+ * (a leased row was visible when it was claimed). Either index is read from its head and only as
+ * far as the batch needs, which marks the entries of rows acknowledged since the last vacuum so
+ * that later fetches skip them.
+ */
+function candidateRows(s: string, lease: 'unlocked' | 'lapsed'): string {
+  const leaseCondition =
+    lease === 'unlocked'
+      ? 'q.lock_token IS NULL AND q.visible_at <= to_timestamp($1::bigint / 1000.0)'
+      : 'q.lock_token IS NOT NULL AND q.locked_until <= $1::bigint';
+  return `
     SELECT q.id, q.session_id, COALESCE(s.worker_id = $3::text, FALSE) AS owned
     FROM ${s}.worker_queue q
     LEFT JOIN ${s}.sessions s ON s.session_id = q.session_id AND s.locked_until > $1::bigint
-    WHERE q.visible_at <= to_timestamp($1::bigint / 1000.0)
-      AND (q.lock_token IS NULL OR q.locked_until <= $1::bigint)
+    WHERE ${leaseCondition}
       AND (q.session_id IS NULL
            OR ($3::text IS NOT NULL AND (s.session_id IS NULL OR s.worker_id = $3::text)))
       AND CASE $6::text
@@ -28,9 +32,31 @@ WITH candidates AS (
               WHEN 'any' THEN TRUE
               ELSE FALSE
           END
-    ORDER BY q.id
+    ORDER BY ${lease === 'unlocked' ? 'q.id' : 'q.locked_until'}
     LIMIT $7::integer
-    FOR UPDATE OF q SKIP LOCKED
+    FOR UPDATE OF q SKIP LOCKED`;
+}
+
+// One statement claims the batch, judged as `fetch_work_item` judges one row: the oldest $7 of
+// the unlocked and the lapsed candidates. Of the sessions nobody holds, only the oldest $8 are
+// claimed; a session upsert that loses to another owner leaves its rows alone. Candidate rows
+// that end up unclaimed are only row-locked until the statement ends. The claimed rows are
+// updated by id (`= ANY`), which reads them through the primary key whatever the table's size.
+/** @internal Exported for the test of its plan. */
+export const FETCH_WORK_ITEMS: Statement = {
+  operation: 'fetch_work_items',
+  preparedAs: 'fetch_works',
+  sql: (s) => `
+WITH unlocked_candidates AS (${candidateRows(s, 'unlocked')}
+),
+lapsed_candidates AS (${candidateRows(s, 'lapsed')}
+),
+candidates AS (
+    SELECT * FROM unlocked_candidates
+    UNION ALL
+    SELECT * FROM lapsed_candidates
+    ORDER BY id
+    LIMIT $7::integer
 ),
 new_sessions AS (
     SELECT c.session_id FROM candidates c
@@ -56,14 +82,16 @@ claimed_sessions AS (
     WHERE s.locked_until <= $1::bigint OR s.worker_id = $3::text
     RETURNING s.session_id
 ),
+claimable AS (
+    SELECT c.id FROM candidates c
+    WHERE c.session_id IS NULL OR c.session_id IN (SELECT cs.session_id FROM claimed_sessions cs)
+),
 claimed AS (
     UPDATE ${s}.worker_queue q
     SET lock_token = 'lock_' || gen_random_uuid()::text,
         locked_until = $1::bigint + $2::bigint,
         attempt_count = q.attempt_count + 1
-    FROM candidates c
-    WHERE q.id = c.id
-      AND (c.session_id IS NULL OR c.session_id IN (SELECT cs.session_id FROM claimed_sessions cs))
+    WHERE q.id = ANY (ARRAY(SELECT c.id FROM claimable c))
     RETURNING q.id, q.work_item, q.lock_token, q.attempt_count
 )
 SELECT work_item AS out_work_item, lock_token AS out_lock_token, attempt_count AS out_attempt_count
