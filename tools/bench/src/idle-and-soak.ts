@@ -67,7 +67,8 @@ function fullCollection(): () => void {
  * Runs the plan's workload continuously for `seconds` (after a warm-up of a tenth of that, at
  * most 30 s) and samples this process's RSS and, right after a full collection, its heap in use:
  * the worker is this process. RSS alone rises while V8 puts off full collections; the heap after
- * one shows what is really kept.
+ * one shows what is really kept. With each sample it counts the orchestrations completed, so
+ * the throughput of every interval shows whether the worker slows down as the schema grows.
  */
 export async function soak(
   url: string,
@@ -80,7 +81,8 @@ export async function soak(
   const began = performance.now();
   const endsAt = began + warmupMs + seconds * 1000;
   const collect = fullCollection();
-  const samples: { atMs: number; rss: number; heap: number }[] = [];
+  const samples: { atMs: number; rss: number; heap: number; completed: number }[] = [];
+  let orchestrations = 0;
   const sample = (): void => {
     const rss = rssMiB();
     collect();
@@ -88,9 +90,9 @@ export async function soak(
       atMs: performance.now() - began,
       rss,
       heap: process.memoryUsage().heapUsed / 2 ** 20,
+      completed: orchestrations,
     });
   };
-  let orchestrations = 0;
   let next = 0;
   const sampler = setInterval(sample, RSS_SAMPLE_MS);
   try {
@@ -114,5 +116,9 @@ export async function soak(
     orchestrations,
     rssMiB: kept.map((s) => s.rss),
     heapAfterCollectionMiB: kept.map((s) => s.heap),
+    orchestrationsPerSecond: kept.slice(1).map((s, i) => {
+      const before = kept[i] ?? s;
+      return ((s.completed - before.completed) * 1000) / (s.atMs - before.atMs);
+    }),
   };
 }

@@ -54,11 +54,23 @@ export interface SoakResult {
   readonly rssMiB: readonly number[];
   /** The heap in use right after a full collection, MiB, taken with each RSS sample. */
   readonly heapAfterCollectionMiB: readonly number[];
+  /** Orchestrations completed per second between each two RSS samples. */
+  readonly orchestrationsPerSecond: readonly number[];
 }
 
 const row = (cells: readonly (string | number)[]): string => `| ${cells.join(' | ')} |`;
 const fixed = (value: number, digits: number): string =>
   Number.isFinite(value) ? value.toFixed(digits) : '–';
+
+/** The first and last intervals' orch/s of a soak, and the lowest and highest. */
+function soakThroughput(perSecond: readonly number[]): string {
+  if (perSecond.length === 0) return 'no interval measured';
+  return (
+    `${fixed(perSecond[0] ?? Number.NaN, 1)} orch/s in the first interval, ` +
+    `${fixed(perSecond.at(-1) ?? Number.NaN, 1)} in the last ` +
+    `(${fixed(Math.min(...perSecond), 1)}–${fixed(Math.max(...perSecond), 1)})`
+  );
+}
 
 /** The run's figures as Markdown: the setting, pgbench, the cells, idle and soak. */
 export function formatReport(report: BenchReport): string {
@@ -199,6 +211,7 @@ export function formatReport(report: BenchReport): string {
       '',
       `- worker RSS: ${startEndPeak(soak.rssMiB)}`,
       `- heap in use after a full collection: ${startEndPeak(soak.heapAfterCollectionMiB)}`,
+      `- throughput: ${soakThroughput(soak.orchestrationsPerSecond)}`,
     );
   }
   return lines.join('\n');

@@ -110,6 +110,24 @@ const reportOf = (cells: CellResult[]): BenchReport => ({
 });
 
 describe('formatReport', () => {
+  it("prints a soak's memory and its throughput in the first and last interval", () => {
+    const text = formatReport({
+      ...reportOf(alternatingRounds([[150, 15]])),
+      soak: {
+        seconds: 30,
+        orchestrations: 4_000,
+        rssMiB: [110, 118, 112],
+        heapAfterCollectionMiB: [13.6, 14.2, 13.4],
+        orchestrationsPerSecond: [140.5, 120.25],
+      },
+    });
+    expect(text).toContain('## Soak: fan-out-5 for 30 s, 4000 orchestrations');
+    expect(text).toContain('- worker RSS: 110 MiB at the start, 112 MiB at the end (peak 118 MiB)');
+    expect(text).toContain(
+      '- throughput: 140.5 orch/s in the first interval, 120.3 in the last (120.3–140.5)',
+    );
+  });
+
   it('prints each cell with the duro/Rust ratio', () => {
     const text = formatReport(reportOf(alternatingRounds([[150, 15]])));
     expect(text).toContain('- synchronous_commit: on');
