@@ -64,6 +64,16 @@ export interface PostgresProviderOptions {
    */
   readonly historyCacheSize?: number;
   /**
+   * How often the provider vacuums the queue tables (`orchestrator_queue`, `worker_queue`,
+   * `instance_locks`) while it claims and acknowledges work, ms. Every turn and activity leaves
+   * dead rows there; until a vacuum, statements read them again, and autovacuum comes round about
+   * once a minute, by which time a busy worker runs at half speed. An idle provider does not
+   * vacuum. The role needs the right to vacuum the tables (their owner does); without it the
+   * server skips them with a warning. 0 leaves the tables to autovacuum.
+   * @default 10_000
+   */
+  readonly queueVacuumIntervalMs?: number;
+  /**
    * The clock passed to every procedure as `p_now_ms`, epoch ms. Replace it in tests to
    * simulate a slow or skewed worker clock.
    * @default Date.now
@@ -121,6 +131,11 @@ export function resolveProviderOptions(options: PostgresProviderOptions): Resolv
     migrateToVersion: options.migrateToVersion,
     idlePollIntervalMs,
     historyCacheSize: nonNegativeInteger('historyCacheSize', options.historyCacheSize, 256),
+    queueVacuumIntervalMs: nonNegativeInteger(
+      'queueVacuumIntervalMs',
+      options.queueVacuumIntervalMs,
+      10_000,
+    ),
     nowMs: options.nowMs ?? Date.now,
   };
 }

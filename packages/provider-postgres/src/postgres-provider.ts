@@ -94,6 +94,7 @@ import type { ProviderDatabase } from './provider-database.js';
 import { RecentMap } from './recent-map.js';
 import { wakeupChannel } from './wakeup-channel.js';
 import { WakeupListener } from './wakeup-listener.js';
+import { QueueVacuum } from './queue-vacuum.js';
 import { Wakeups } from './wakeups.js';
 
 /** How many sessions' owners (from this provider's own claims) are remembered. */
@@ -133,6 +134,7 @@ export class PostgresProvider implements Provider, ProviderAdmin {
   readonly schema: string;
   readonly #db: ProviderDatabase;
   readonly #wakeups: Wakeups;
+  readonly #queueVacuum: QueueVacuum;
   readonly #locks = new LockOwners();
   /** The histories of the instances this provider ran; `null` when the cache is off. */
   readonly #histories: HistoryCache | null;
@@ -155,6 +157,7 @@ export class PostgresProvider implements Provider, ProviderAdmin {
       orchestrator: wakeupChannel(connection.schema, 'orchestrator'),
       worker: wakeupChannel(connection.schema, 'worker'),
     };
+    this.#queueVacuum = new QueueVacuum(this.#db, options.queueVacuumIntervalMs);
     this.#wakeups = new Wakeups({
       idlePollIntervalMs: options.idlePollIntervalMs,
       nowMs: options.nowMs,
@@ -198,6 +201,7 @@ export class PostgresProvider implements Provider, ProviderAdmin {
    */
   async close(): Promise<void> {
     await this.#wakeups.close();
+    await this.#queueVacuum.close();
     await this.#db.close();
   }
 
@@ -331,6 +335,7 @@ export class PostgresProvider implements Provider, ProviderAdmin {
 
   /** What follows a committed turn here: its history held, its lock forgotten, wake-ups noted. */
   #committedTurn(ack: OrchestrationItemAck): void {
+    this.#queueVacuum.noteChurn();
     this.#histories?.acknowledged(ack.lockToken, ack.executionId, ack.historyDelta);
     this.#locks.forget(ack.lockToken);
     for (const item of ack.orchestratorItems) {
@@ -403,6 +408,7 @@ export class PostgresProvider implements Provider, ProviderAdmin {
   async ackWorkItem(lockToken: string, completion: WorkItem | null): Promise<void> {
     await ackWorker(this.#db, lockToken, completion, this.#locks.instanceOf(lockToken));
     this.#locks.forget(lockToken);
+    this.#queueVacuum.noteChurn();
   }
 
   /**
@@ -446,6 +452,7 @@ export class PostgresProvider implements Provider, ProviderAdmin {
     acks.forEach(({ lockToken }, index) => {
       if (outcomes[index]?.ok === true) this.#locks.forget(lockToken);
     });
+    this.#queueVacuum.noteChurn();
     return outcomes;
   }
 
