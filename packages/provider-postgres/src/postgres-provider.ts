@@ -91,10 +91,10 @@ import {
   type ResolvedProviderOptions,
 } from './postgres-provider-options.js';
 import type { ProviderDatabase } from './provider-database.js';
+import { QueueVacuum } from './queue-vacuum.js';
 import { RecentMap } from './recent-map.js';
 import { wakeupChannel } from './wakeup-channel.js';
 import { WakeupListener } from './wakeup-listener.js';
-import { QueueVacuum } from './queue-vacuum.js';
 import { Wakeups } from './wakeups.js';
 
 /** How many sessions' owners (from this provider's own claims) are remembered. */

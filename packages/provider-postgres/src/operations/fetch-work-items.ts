@@ -5,24 +5,33 @@ import type { Statement } from '../statement.js';
 import { CLAIM_COMMIT_WITHOUT_FLUSH_WAIT } from './claim-commit.js';
 import { decodeFetchedWorkItem, tagArguments } from './fetch-work-item.js';
 
+/** Which rows each kind of candidate is, and the order its index (duro 0007) gives them in. */
+const CANDIDATE_KINDS = {
+  // From duro_idx_worker_ready, in the queue's order.
+  unlocked: {
+    condition: 'q.lock_token IS NULL AND q.visible_at <= to_timestamp($1::bigint / 1000.0)',
+    order: 'q.id',
+  },
+  // From duro_idx_worker_lease_expiry; a leased row was visible when it was claimed.
+  lapsed: {
+    condition: 'q.lock_token IS NOT NULL AND q.locked_until <= $1::bigint',
+    order: 'q.locked_until',
+  },
+} as const;
+
 /**
- * The rows of one kind the batch may take, oldest first, row-locked: visible, the tag filter, and
- * session routing. `lease` picks the kind and the index that finds them (duro 0007): unlocked
- * rows in id order from `duro_idx_worker_ready`, or lapsed leases by `duro_idx_worker_lease_expiry`
- * (a leased row was visible when it was claimed). Either index is read from its head and only as
- * far as the batch needs, which marks the entries of rows acknowledged since the last vacuum so
- * that later fetches skip them.
+ * The rows of one kind the batch may take, oldest first, row-locked: the kind's condition, the
+ * tag filter, and session routing. Its index is read from the head and only as far as the batch
+ * needs, which marks the entries of rows acknowledged since the last vacuum so that later
+ * fetches skip them.
  */
-function candidateRows(s: string, lease: 'unlocked' | 'lapsed'): string {
-  const leaseCondition =
-    lease === 'unlocked'
-      ? 'q.lock_token IS NULL AND q.visible_at <= to_timestamp($1::bigint / 1000.0)'
-      : 'q.lock_token IS NOT NULL AND q.locked_until <= $1::bigint';
+function candidateRows(s: string, kind: keyof typeof CANDIDATE_KINDS): string {
+  const { condition, order } = CANDIDATE_KINDS[kind];
   return `
     SELECT q.id, q.session_id, COALESCE(s.worker_id = $3::text, FALSE) AS owned
     FROM ${s}.worker_queue q
     LEFT JOIN ${s}.sessions s ON s.session_id = q.session_id AND s.locked_until > $1::bigint
-    WHERE ${leaseCondition}
+    WHERE ${condition}
       AND (q.session_id IS NULL
            OR ($3::text IS NOT NULL AND (s.session_id IS NULL OR s.worker_id = $3::text)))
       AND CASE $6::text
@@ -32,17 +41,20 @@ function candidateRows(s: string, lease: 'unlocked' | 'lapsed'): string {
               WHEN 'any' THEN TRUE
               ELSE FALSE
           END
-    ORDER BY ${lease === 'unlocked' ? 'q.id' : 'q.locked_until'}
+    ORDER BY ${order}
     LIMIT $7::integer
     FOR UPDATE OF q SKIP LOCKED`;
 }
 
-// One statement claims the batch, judged as `fetch_work_item` judges one row: the oldest $7 of
-// the unlocked and the lapsed candidates. Of the sessions nobody holds, only the oldest $8 are
-// claimed; a session upsert that loses to another owner leaves its rows alone. Candidate rows
-// that end up unclaimed are only row-locked until the statement ends. The claimed rows are
-// updated by id (`= ANY`), which reads them through the primary key whatever the table's size.
-/** @internal Exported for the test of its plan. */
+/**
+ * One statement claims the batch, judged as `fetch_work_item` judges one row: the oldest $7 of
+ * the unlocked and the lapsed candidates. Of the sessions nobody holds, only the oldest $8 are
+ * claimed; a session upsert that loses to another owner leaves its rows alone. Candidate rows
+ * that end up unclaimed are only row-locked until the statement ends. The claimed rows are
+ * updated by id (`= ANY`), which reads them through the primary key whatever the table's size.
+ * Exported for the test of its plan.
+ * @internal
+ */
 export const FETCH_WORK_ITEMS: Statement = {
   operation: 'fetch_work_items',
   preparedAs: 'fetch_works',
