@@ -23,7 +23,8 @@ export type TagFilterOption =
 export interface RuntimeOptions {
   /**
    * Orchestration dispatcher slots, each claiming up to `orchestrationBatchSize` turns at a
-   * time; 0 makes a worker-only node. @default 4
+   * time (with batch fetches the slots take turns to fetch); 0 makes a worker-only node.
+   * @default 4
    */
   readonly orchestrationConcurrency?: number;
   /**
@@ -35,7 +36,10 @@ export interface RuntimeOptions {
    * @default 8
    */
   readonly orchestrationBatchSize?: number;
-  /** Worker slots: concurrent activity fetches, each running up to `workerBatchSize` activities. @default 8 */
+  /**
+   * Worker slots, each running up to `workerBatchSize` activities; with batch fetches the slots
+   * take turns to fetch. @default 8
+   */
   readonly workerConcurrency?: number;
   /**
    * Activities one worker slot claims in one fetch and runs at once, so at most

@@ -12,6 +12,7 @@ import { SPAN_ATTRIBUTES, SPAN_NAMES } from '../runtime-tracing.js';
 import { processOrchestrationItem } from '../turn/orchestration-turn.js';
 import { abandonQuietly, type TurnDependencies } from '../turn/turn-commit.js';
 import type { OrchestrationIdentities } from './orchestration-identities.js';
+import { SerialFetches } from './serial-fetches.js';
 import { runSlot } from './slot-loop.js';
 import { TurnBatchAcks } from './turn-batch-acks.js';
 import { fetchUnlessStopped, startRenewal } from './stoppable-wait.js';
@@ -28,6 +29,7 @@ import { fetchUnlessStopped, startRenewal } from './stoppable-wait.js';
  */
 export class OrchestrationDispatcher {
   private readonly filter: DispatcherCapabilityFilter;
+  private readonly batchFetches: SerialFetches;
 
   constructor(
     private readonly deps: TurnDependencies,
@@ -35,6 +37,7 @@ export class OrchestrationDispatcher {
     private readonly stop: AbortSignal,
   ) {
     this.filter = { supportedDuroxideVersions: [deps.options.supportedReplayVersions] };
+    this.batchFetches = new SerialFetches(stop);
   }
 
   /** Starts every slot; each promise resolves when its slot has stopped. */
@@ -71,18 +74,25 @@ export class OrchestrationDispatcher {
     return true;
   }
 
-  /** Claims up to `orchestrationBatchSize` turns, runs them together and commits them together. */
+  /**
+   * Claims up to `orchestrationBatchSize` turns, runs them together and commits them together.
+   * The slots' fetches take turns (see {@link SerialFetches}).
+   */
   private async nextBatch(
     fetchItems: NonNullable<Provider['fetchOrchestrationItems']>,
     ackItems: NonNullable<Provider['ackOrchestrationItems']>,
   ): Promise<boolean> {
     const { options } = this.deps;
     const fetched = await fetchUnlessStopped(
-      fetchItems(
-        options.orchestratorLockTimeoutMs,
-        options.dispatcherLongPollTimeoutMs,
-        this.filter,
-        options.orchestrationBatchSize,
+      this.batchFetches.run(
+        () =>
+          fetchItems(
+            options.orchestratorLockTimeoutMs,
+            options.dispatcherLongPollTimeoutMs,
+            this.filter,
+            options.orchestrationBatchSize,
+          ),
+        [],
       ),
       this.stop,
       (late) => this.giveBack(late),

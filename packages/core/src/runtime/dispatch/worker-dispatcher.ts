@@ -5,6 +5,7 @@ import { withLogFields } from '../logger.js';
 import { renewalIntervalMs } from '../runtime-options.js';
 import { SPAN_ATTRIBUTES, SPAN_NAMES } from '../runtime-tracing.js';
 import { runActivity, type ActivityDependencies } from './activity-execution.js';
+import { SerialFetches } from './serial-fetches.js';
 import { runSlot } from './slot-loop.js';
 import { fetchUnlessStopped, sleepUnlessStopped } from './stoppable-wait.js';
 import { WorkItemAcks } from './work-item-acks.js';
@@ -40,6 +41,7 @@ class SessionTracker {
 export class WorkerDispatcher {
   private readonly sessions = new SessionTracker();
   private readonly acks: WorkItemAcks;
+  private readonly batchFetches: SerialFetches;
 
   constructor(
     private readonly deps: Omit<ActivityDependencies, 'acknowledge'>,
@@ -47,6 +49,7 @@ export class WorkerDispatcher {
     private readonly stop: AbortSignal,
   ) {
     this.acks = new WorkItemAcks(deps.provider);
+    this.batchFetches = new SerialFetches(stop);
   }
 
   /** Starts every slot and the session manager; resolves when all have stopped. */
@@ -104,6 +107,7 @@ export class WorkerDispatcher {
   /**
    * A slot that keeps up to `workerBatchSize` activities running: when it has room it claims
    * as many as fit in one fetch and starts them all; when it is full it waits for one to end.
+   * The slots' fetches take turns (see {@link SerialFetches}).
    * It resolves once stopped and every activity it started has finished.
    */
   private async runBatchSlot(
@@ -128,18 +132,22 @@ export class WorkerDispatcher {
       async () => {
         while (running.size >= options.workerBatchSize) await Promise.race(running);
         if (this.stop.aborted) return false;
-        const session = this.sessionRouting(owner);
-        const maxNewSessions =
-          session === null ? 0 : options.maxSessionsPerRuntime - this.sessions.distinct;
         const fetched = await fetchUnlessStopped(
-          fetchWorkItems(
-            options.workerLockTimeoutMs,
-            options.dispatcherLongPollTimeoutMs,
-            session,
-            options.workerTagFilter,
-            options.workerBatchSize - running.size,
-            maxNewSessions,
-          ),
+          this.batchFetches.run(() => {
+            // Read when this slot's turn to fetch comes: other slots' fetches may have
+            // started sessions meanwhile.
+            const session = this.sessionRouting(owner);
+            const maxNewSessions =
+              session === null ? 0 : options.maxSessionsPerRuntime - this.sessions.distinct;
+            return fetchWorkItems(
+              options.workerLockTimeoutMs,
+              options.dispatcherLongPollTimeoutMs,
+              session,
+              options.workerTagFilter,
+              options.workerBatchSize - running.size,
+              maxNewSessions,
+            );
+          }, []),
           this.stop,
           (late) => this.giveBack(late),
         );

@@ -1,6 +1,42 @@
 import { expect, it } from 'vitest';
+import type { Provider } from '../../provider/provider.js';
 import type { ActivityContext } from '../../runtime/activity-context.js';
-import { eventually, withRuntime, type RuntimeScenarioProviders } from './scenario-harness.js';
+import { Runtime } from '../../runtime/runtime.js';
+import {
+  eventually,
+  SCENARIO_OPTIONS,
+  withRuntime,
+  type RuntimeScenarioProviders,
+} from './scenario-harness.js';
+
+type BatchFetch = 'fetchOrchestrationItems' | 'fetchWorkItems';
+
+/** `provider` seen through a proxy that notes the most batch fetches of each kind in flight at once. */
+function countingBatchFetches(provider: Provider): {
+  provider: Provider;
+  mostAtOnce: Record<BatchFetch, number>;
+} {
+  const inFlight: Record<BatchFetch, number> = { fetchOrchestrationItems: 0, fetchWorkItems: 0 };
+  const mostAtOnce: Record<BatchFetch, number> = { fetchOrchestrationItems: 0, fetchWorkItems: 0 };
+  const counted = new Proxy(provider, {
+    get(target, key) {
+      const value: unknown = Reflect.get(target, key, target);
+      if (typeof value !== 'function') return value;
+      const method = value as (...args: unknown[]) => unknown;
+      if (key !== 'fetchOrchestrationItems' && key !== 'fetchWorkItems') return method.bind(target);
+      return async (...args: unknown[]): Promise<unknown> => {
+        inFlight[key] += 1;
+        mostAtOnce[key] = Math.max(mostAtOnce[key], inFlight[key]);
+        try {
+          return await method.apply(target, args);
+        } finally {
+          inFlight[key] -= 1;
+        }
+      };
+    },
+  });
+  return { provider: counted, mostAtOnce };
+}
 
 /** Scenarios about activities: results, failures, retries, cancellation, sessions, tags. */
 export function activityScenarios(providers: RuntimeScenarioProviders): void {
@@ -206,6 +242,57 @@ export function activityScenarios(providers: RuntimeScenarioProviders): void {
         expect(mostAtOnce).toBe(provider.fetchWorkItems === undefined ? 1 : 5);
       },
       { workerConcurrency: 1, workerBatchSize: 5 },
+    );
+  });
+
+  it('the slots of one runtime take turns to fetch, and what they fetched runs side by side', async () => {
+    let running = 0;
+    let mostAtOnce = 0;
+    const register = (rt: Runtime): void => {
+      rt.registerActivity('Square', async (_ctx, n: number) => {
+        running += 1;
+        mostAtOnce = Math.max(mostAtOnce, running);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        running -= 1;
+        return n * n;
+      });
+      rt.registerOrchestration('FanOut', function* (ctx) {
+        const results = yield* ctx.all(
+          [1, 2, 3, 4, 5].map((n) => ctx.scheduleActivity<number>('Square', n)),
+        );
+        return results.map((entry) => entry.ok);
+      });
+    };
+    // The scenario's own runtime stays idle: the one under test sees the store through a proxy.
+    await withRuntime(
+      providers,
+      () => undefined,
+      async ({ client, provider }) => {
+        const counted = countingBatchFetches(provider);
+        const runtime = new Runtime(counted.provider, {
+          ...SCENARIO_OPTIONS,
+          orchestrationConcurrency: 4,
+          workerConcurrency: 4,
+          workerBatchSize: 5,
+        });
+        register(runtime);
+        await runtime.start();
+        try {
+          const ids = Array.from({ length: 8 }, (_, i) => `fan-out-${i}`);
+          await Promise.all(ids.map((id) => client.startOrchestration(id, 'FanOut')));
+          for (const id of ids) {
+            expect(await client.waitForOrchestrationTyped(id, 20_000)).toEqual([1, 4, 9, 16, 25]);
+          }
+        } finally {
+          await runtime.shutdown(2_000);
+        }
+        expect(counted.mostAtOnce.fetchOrchestrationItems).toBeLessThanOrEqual(1);
+        expect(counted.mostAtOnce.fetchWorkItems).toBeLessThanOrEqual(1);
+        // Forty activities of 100 ms, and slots of five (of one without batch fetches): only
+        // slots running side by side have more than that going at once.
+        expect(mostAtOnce).toBeGreaterThan(provider.fetchWorkItems === undefined ? 1 : 5);
+      },
+      { orchestrationConcurrency: 0, workerTagFilter: 'none' },
     );
   });
 
