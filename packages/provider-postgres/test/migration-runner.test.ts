@@ -167,6 +167,8 @@ describe('migration runner', () => {
       'applied duro 6',
       'applying duro 7',
       'applied duro 7',
+      'applying duro 8',
+      'applied duro 8',
     ]);
   });
 });

@@ -48,6 +48,7 @@ describe('rendered migration SQL', () => {
       { version: '5', name: '0005_messages_wait_for_instance_release.sql' },
       { version: '6', name: '0006_claim_tries_duroxide_pg_lock_key.sql' },
       { version: '7', name: '0007_worker_queue_ready_and_lease_indexes.sql' },
+      { version: '8', name: '0008_ack_turns_together.sql' },
     ]);
   });
 
@@ -67,6 +68,7 @@ describe('rendered migration SQL', () => {
       { track: 'duro', version: 5, name: '0005_messages_wait_for_instance_release.sql' },
       { track: 'duro', version: 6, name: '0006_claim_tries_duroxide_pg_lock_key.sql' },
       { track: 'duro', version: 7, name: '0007_worker_queue_ready_and_lease_indexes.sql' },
+      { track: 'duro', version: 8, name: '0008_ack_turns_together.sql' },
     ]);
   });
 

@@ -44,7 +44,10 @@ async function fetchFourPlan(): Promise<{ claimed: number; sharedBlocks: number 
       );
       await client.query('ROLLBACK');
       const plan = rows[0]?.['QUERY PLAN'][0].Plan;
-      last = { claimed: plan?.['Actual Rows'] ?? 0, sharedBlocks: plan?.['Shared Hit Blocks'] ?? 0 };
+      last = {
+        claimed: plan?.['Actual Rows'] ?? 0,
+        sharedBlocks: plan?.['Shared Hit Blocks'] ?? 0,
+      };
     }
     if (last === undefined) throw new Error('no fetch ran');
     return last;
@@ -72,10 +75,9 @@ describe('a worker fetch under generic plans (duro 0007)', () => {
     await scratch.pool.query(`DELETE FROM ${queue}`);
     // Each activity is inserted, claimed (a new row version) and acknowledged (deleted).
     await addRows(ACKNOWLEDGED, 'done-');
-    await scratch.pool.query(
-      `UPDATE ${queue} SET lock_token = 'lock_' || id, locked_until = $1`,
-      [Date.now() + LEASE_MS],
-    );
+    await scratch.pool.query(`UPDATE ${queue} SET lock_token = 'lock_' || id, locked_until = $1`, [
+      Date.now() + LEASE_MS,
+    ]);
     await scratch.pool.query(`DELETE FROM ${queue}`);
     // Now: 60 activities being worked on, and 10 waiting.
     await addRows(60, 'running-', Date.now() + LEASE_MS);
@@ -117,7 +119,12 @@ describe('a worker fetch under generic plans (duro 0007)', () => {
         [rows.map((r) => r.out_lock_token)],
       );
       await client.query('ROLLBACK');
-      expect(taken.map((r) => r.instance_id)).toEqual(['running-1', 'running-2', 'ready-1', 'ready-2']);
+      expect(taken.map((r) => r.instance_id)).toEqual([
+        'running-1',
+        'running-2',
+        'ready-1',
+        'ready-2',
+      ]);
     } finally {
       await client.end();
     }
