@@ -38,6 +38,32 @@ function countingBatchFetches(provider: Provider): {
   return { provider: counted, mostAtOnce };
 }
 
+/**
+ * Registers `FanOut`, five `Square` activities of `activityMs` each, joined. `squares` counts the
+ * activities running and the most that ever ran at once; `onStart` sees each one's context.
+ */
+function registerSquareFanOut(
+  rt: Runtime,
+  activityMs: number,
+  squares: { running: number; mostAtOnce: number },
+  onStart: (ctx: ActivityContext) => void = () => undefined,
+): void {
+  rt.registerActivity('Square', async (ctx, n: number) => {
+    onStart(ctx);
+    squares.running += 1;
+    squares.mostAtOnce = Math.max(squares.mostAtOnce, squares.running);
+    await new Promise((resolve) => setTimeout(resolve, activityMs));
+    squares.running -= 1;
+    return n * n;
+  });
+  rt.registerOrchestration('FanOut', function* (ctx) {
+    const results = yield* ctx.all(
+      [1, 2, 3, 4, 5].map((n) => ctx.scheduleActivity<number>('Square', n)),
+    );
+    return results.map((entry) => entry.ok);
+  });
+}
+
 /** Scenarios about activities: results, failures, retries, cancellation, sessions, tags. */
 export function activityScenarios(providers: RuntimeScenarioProviders): void {
   it('an activity result reaches the orchestration and the output is stored as JSON', async () => {
@@ -206,27 +232,14 @@ export function activityScenarios(providers: RuntimeScenarioProviders): void {
   });
 
   it('a fan-out claimed by one worker slot runs at once and each completion is recorded once', async () => {
-    let running = 0;
-    let mostAtOnce = 0;
+    const squares = { running: 0, mostAtOnce: 0 };
     const seenBy: string[] = [];
     await withRuntime(
       providers,
-      (rt) => {
-        rt.registerActivity('Square', async (ctx, n: number) => {
-          seenBy.push(`${ctx.orchestrationName}@${ctx.orchestrationVersion}`);
-          running += 1;
-          mostAtOnce = Math.max(mostAtOnce, running);
-          await new Promise((resolve) => setTimeout(resolve, 50));
-          running -= 1;
-          return n * n;
-        });
-        rt.registerOrchestration('FanOut', function* (ctx) {
-          const results = yield* ctx.all(
-            [1, 2, 3, 4, 5].map((n) => ctx.scheduleActivity<number>('Square', n)),
-          );
-          return results.map((entry) => entry.ok);
-        });
-      },
+      (rt) =>
+        registerSquareFanOut(rt, 50, squares, (ctx) =>
+          seenBy.push(`${ctx.orchestrationName}@${ctx.orchestrationVersion}`),
+        ),
       async ({ client, provider }) => {
         await client.startOrchestration('fan-out', 'FanOut');
         expect(await client.waitForOrchestrationTyped('fan-out', 10_000)).toEqual([
@@ -239,30 +252,14 @@ export function activityScenarios(providers: RuntimeScenarioProviders): void {
           Array(5).fill('FanOut@1.0.0'),
         );
         // One slot: only a provider that claims batches runs the five together.
-        expect(mostAtOnce).toBe(provider.fetchWorkItems === undefined ? 1 : 5);
+        expect(squares.mostAtOnce).toBe(provider.fetchWorkItems === undefined ? 1 : 5);
       },
       { workerConcurrency: 1, workerBatchSize: 5 },
     );
   });
 
   it('the slots of one runtime take turns to fetch, and what they fetched runs side by side', async () => {
-    let running = 0;
-    let mostAtOnce = 0;
-    const register = (rt: Runtime): void => {
-      rt.registerActivity('Square', async (_ctx, n: number) => {
-        running += 1;
-        mostAtOnce = Math.max(mostAtOnce, running);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        running -= 1;
-        return n * n;
-      });
-      rt.registerOrchestration('FanOut', function* (ctx) {
-        const results = yield* ctx.all(
-          [1, 2, 3, 4, 5].map((n) => ctx.scheduleActivity<number>('Square', n)),
-        );
-        return results.map((entry) => entry.ok);
-      });
-    };
+    const squares = { running: 0, mostAtOnce: 0 };
     // The scenario's own runtime stays idle: the one under test sees the store through a proxy.
     await withRuntime(
       providers,
@@ -275,7 +272,7 @@ export function activityScenarios(providers: RuntimeScenarioProviders): void {
           workerConcurrency: 4,
           workerBatchSize: 5,
         });
-        register(runtime);
+        registerSquareFanOut(runtime, 100, squares);
         await runtime.start();
         try {
           const ids = Array.from({ length: 8 }, (_, i) => `fan-out-${i}`);
@@ -290,7 +287,7 @@ export function activityScenarios(providers: RuntimeScenarioProviders): void {
         expect(counted.mostAtOnce.fetchWorkItems).toBeLessThanOrEqual(1);
         // Forty activities of 100 ms, and slots of five (of one without batch fetches): only
         // slots running side by side have more than that going at once.
-        expect(mostAtOnce).toBeGreaterThan(provider.fetchWorkItems === undefined ? 1 : 5);
+        expect(squares.mostAtOnce).toBeGreaterThan(provider.fetchWorkItems === undefined ? 1 : 5);
       },
       { orchestrationConcurrency: 0, workerTagFilter: 'none' },
     );
