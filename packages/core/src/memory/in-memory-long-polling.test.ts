@@ -68,6 +68,29 @@ describe('long polling', () => {
     expect(retaken?.attemptCount).toBe(2);
   });
 
+  it('hands out a lock that lapses while the fetch looks, without waiting out the poll', async () => {
+    // Once `lapseOnNextRead` is set, the clock reads one moment before the lease's end and then
+    // jumps past it: the lock lapses between two reads of one look at the queue.
+    let nowMs = 1_700_000_000_000;
+    let lapseOnNextRead = false;
+    const provider = new InMemoryProvider({
+      nowMs: () => {
+        if (!lapseOnNextRead) return nowMs;
+        lapseOnNextRead = false;
+        const before = nowMs;
+        nowMs += 100;
+        return before;
+      },
+    });
+    await provider.enqueueForOrchestrator(startItem('lapsing'), null);
+    expectPresent(await provider.fetchOrchestrationItem(50, 0, null), 'first turn');
+    nowMs += 49;
+
+    lapseOnNextRead = true;
+    const retaken = await provider.fetchOrchestrationItem(5_000, LONG_POLL_MS, null);
+    expect(retaken?.attemptCount).toBe(2);
+  });
+
   it('looks again when told the injected clock moved', async () => {
     let nowMs = 1_700_000_000_000;
     const provider = new InMemoryProvider({ nowMs: () => nowMs });

@@ -170,8 +170,9 @@ export class InMemoryProvider implements Provider, ProviderAdmin {
     return pollForWork(
       this.store.orchestratorWork,
       pollTimeoutMs,
+      () => this.store.nowMs(),
       () => tryFetchOrchestrationItem(this.store, lockTimeoutMs, filter),
-      () => msUntilOrchestratorChange(this.store),
+      (asOfMs) => msUntilOrchestratorChange(this.store, asOfMs),
     );
   }
 
@@ -209,6 +210,7 @@ export class InMemoryProvider implements Provider, ProviderAdmin {
     const fetched = await pollForWork(
       this.store.orchestratorWork,
       pollTimeoutMs,
+      () => this.store.nowMs(),
       () => {
         const batch: FetchedOrchestrationItem[] = [];
         while (batch.length < maxItems) {
@@ -218,7 +220,7 @@ export class InMemoryProvider implements Provider, ProviderAdmin {
         }
         return batch.length > 0 ? batch : null;
       },
-      () => msUntilOrchestratorChange(this.store),
+      (asOfMs) => msUntilOrchestratorChange(this.store, asOfMs),
     );
     return fetched ?? [];
   }
@@ -359,6 +361,7 @@ export class InMemoryProvider implements Provider, ProviderAdmin {
     const fetched = await pollForWork(
       this.store.workerWork,
       pollTimeoutMs,
+      () => this.store.nowMs(),
       () => {
         const items = tryFetchWorkItems(
           this.store,
@@ -370,7 +373,7 @@ export class InMemoryProvider implements Provider, ProviderAdmin {
         );
         return items.length > 0 ? items : null;
       },
-      () => msUntilWorkerChange(this.store),
+      (asOfMs) => msUntilWorkerChange(this.store, asOfMs),
     );
     return fetched ?? [];
   }

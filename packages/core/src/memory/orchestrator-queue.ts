@@ -204,20 +204,19 @@ export function tryFetchOrchestrationItem(
 }
 
 /**
- * Milliseconds until a delayed message becomes visible or a held lock lapses; `null` when
- * nothing is pending.
+ * Milliseconds from now until the first moment after `asOfMs` at which a delayed message becomes
+ * visible or a held lock lapses (0 or less when it has passed); `null` when there is none.
  * @internal
  */
-export function msUntilOrchestratorChange(store: MemoryStore): number | null {
-  const nowMs = store.nowMs();
+export function msUntilOrchestratorChange(store: MemoryStore, asOfMs: number): number | null {
   let soonest = Infinity;
   for (const row of store.orchestratorQueue) {
-    if (row.visibleAtMs > nowMs) soonest = Math.min(soonest, row.visibleAtMs);
+    if (row.visibleAtMs > asOfMs) soonest = Math.min(soonest, row.visibleAtMs);
   }
   for (const lock of store.instanceLocks.values()) {
-    if (lock.lockedUntilMs > nowMs) soonest = Math.min(soonest, lock.lockedUntilMs);
+    if (lock.lockedUntilMs > asOfMs) soonest = Math.min(soonest, lock.lockedUntilMs);
   }
-  return soonest === Infinity ? null : soonest - nowMs;
+  return soonest === Infinity ? null : soonest - store.nowMs();
 }
 
 /**

@@ -29,23 +29,28 @@ export class WorkSignal {
 
 /**
  * Tries `attempt` until it finds something or `pollTimeoutMs` of real time has passed. Between
- * tries it sleeps until `signal` is notified or until `msUntilChange()` (the soonest moment
- * delayed or locked work becomes available, `null` when nothing is pending) has elapsed.
+ * tries it sleeps until `signal` is notified or until `msUntilChange(asOfMs)` (the time left
+ * until the soonest moment after `asOfMs` at which delayed or locked work becomes available,
+ * `null` when nothing is pending) has elapsed. `asOfMs` is the store's clock read just before
+ * the attempt: a lock that lapses while the attempt runs still counts as a change to wait for,
+ * not as a lock that had already gone (which would leave the fetch asleep for the whole poll).
  * @internal
  */
 export async function pollForWork<T>(
   signal: WorkSignal,
   pollTimeoutMs: number,
+  clock: () => number,
   attempt: () => T | null,
-  msUntilChange: () => number | null,
+  msUntilChange: (asOfMs: number) => number | null,
 ): Promise<T | null> {
   const deadline = performance.now() + pollTimeoutMs;
   for (;;) {
+    const asOfMs = clock();
     const found = attempt();
     if (found !== null) return found;
     const remainingMs = deadline - performance.now();
     if (remainingMs <= 0) return null;
-    const changeMs = msUntilChange();
+    const changeMs = msUntilChange(asOfMs);
     // A change already due (an injected clock that jumped) still waits 1 ms, so that a clock
     // which never advances cannot turn this loop into a spin.
     const waitMs = changeMs === null ? remainingMs : Math.min(remainingMs, Math.max(changeMs, 1));

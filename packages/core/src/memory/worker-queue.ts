@@ -93,23 +93,23 @@ export function tryFetchWorkItems(
 }
 
 /**
- * Milliseconds until a delayed activity becomes visible, or an activity lock or session lease
- * lapses; `null` when nothing is pending.
+ * Milliseconds from now until the first moment after `asOfMs` at which a delayed activity becomes
+ * visible, or an activity lock or session lease lapses (0 or less when it has passed); `null`
+ * when there is none.
  * @internal
  */
-export function msUntilWorkerChange(store: MemoryStore): number | null {
-  const nowMs = store.nowMs();
+export function msUntilWorkerChange(store: MemoryStore, asOfMs: number): number | null {
   let soonest = Infinity;
   for (const row of store.workerQueue) {
-    if (row.visibleAtMs > nowMs) soonest = Math.min(soonest, row.visibleAtMs);
-    if (row.lockToken !== null && row.lockedUntilMs > nowMs) {
+    if (row.visibleAtMs > asOfMs) soonest = Math.min(soonest, row.visibleAtMs);
+    if (row.lockToken !== null && row.lockedUntilMs > asOfMs) {
       soonest = Math.min(soonest, row.lockedUntilMs);
     }
   }
   for (const session of store.sessions.values()) {
-    if (session.lockedUntilMs > nowMs) soonest = Math.min(soonest, session.lockedUntilMs);
+    if (session.lockedUntilMs > asOfMs) soonest = Math.min(soonest, session.lockedUntilMs);
   }
-  return soonest === Infinity ? null : soonest - nowMs;
+  return soonest === Infinity ? null : soonest - store.nowMs();
 }
 
 function liveRow(store: MemoryStore, lockToken: string, nowMs: number): WorkerMessage | undefined {
