@@ -47,6 +47,8 @@ export class ProviderDatabase {
   readonly #pool: pg.Pool;
   readonly #statements = new Map<Statement, SchemaStatement>();
   readonly #retryPolicy: ConflictRetryPolicy;
+  /** Statements sent and not yet answered, which {@link close} waits for. */
+  readonly #running = new Set<Promise<unknown>>();
   #closed = false;
 
   constructor(
@@ -83,21 +85,29 @@ export class ProviderDatabase {
         throw ProviderError.permanent(statement.operation, 'the provider is closed');
       }
       const args = typeof values === 'function' ? values(this.nowMs()) : values;
+      const running = this.#run<Row>(prepared, args);
+      this.#running.add(running);
       try {
-        return await this.#run<Row>(prepared, args);
+        return await running;
       } catch (error) {
         const again = classifyFailure(error) === 'conflict' && retry < this.#retryPolicy.maxRetries;
         if (!again)
           throw toProviderError(statement.operation, error, options.subject, options.known);
         await sleep(conflictRetryDelayMs(this.#retryPolicy, retry));
+      } finally {
+        this.#running.delete(running);
       }
     }
   }
 
-  /** Closes the pool once every running call has finished. */
+  /**
+   * Closes the pool once every running call has finished. (Ending a `pg` pool while a call still
+   * waits for its connection would leave that call unanswered for good.)
+   */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    await Promise.allSettled(this.#running);
     await this.#pool.end();
   }
 
