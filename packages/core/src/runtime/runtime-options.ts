@@ -136,9 +136,9 @@ export interface ResolvedRuntimeOptions {
 }
 
 /**
- * Ten activities per slot: an orchestration fanning out to ten or fewer is claimed in one fetch,
- * and the default eight slots run up to 80 activities at once, which a Node.js process serves
- * easily while they wait on I/O.
+ * Twenty activities per slot: an orchestration fanning out to twenty or fewer is claimed in one
+ * fetch, and the default eight slots run up to 160 activities at once, which a Node.js process
+ * serves easily while they wait on I/O.
  */
 const DEFAULT_WORKER_BATCH_SIZE = 20;
 const DEFAULT_ORCHESTRATION_BATCH_SIZE = 8;
