@@ -14,4 +14,6 @@ export interface CellPlan {
   readonly futureTimers: number;
   /** A schema of its own, dropped before and after. */
   readonly schema: string;
+  /** Whether duro cells time their instances' stages (`--stages`). */
+  readonly stages: boolean;
 }

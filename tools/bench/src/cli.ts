@@ -93,6 +93,7 @@ async function runCells(
             inFlight: options.inFlight ?? workload.defaultInFlight,
             futureTimers: options.futureTimers,
             schema: `duro_bench_${runtime.replaceAll('-', '_')}`,
+            stages: options.stages,
           };
           await db.checkpoint();
           const samples = await RUNNERS[runtime](url, db, plan);
@@ -107,6 +108,7 @@ async function runCells(
             ...(samples.statementsPerOrchestration === undefined
               ? {}
               : { statementsPerOrchestration: samples.statementsPerOrchestration }),
+            ...(samples.stages === undefined ? {} : { stages: samples.stages }),
           });
           console.error(
             `${workload.name} ${slotsText(slots)} ${runtime} round ${round}/${options.rounds}: ` +
@@ -131,6 +133,7 @@ function duroFanOutPlan(options: BenchOptions): CellPlan {
     inFlight: options.inFlight ?? fanOut.defaultInFlight,
     futureTimers: options.futureTimers,
     schema: 'duro_bench_soak',
+    stages: false,
   };
 }
 

@@ -7,6 +7,7 @@ import type { BenchDatabase } from './database.js';
 import { keepInFlight } from './keep-in-flight.js';
 import { labelledRates, QueryCounter } from './query-counter.js';
 import type { CellSamples, InstanceTiming } from './samples.js';
+import { StageTimes, type StageStep } from './stage-times.js';
 
 /** A duro runtime serving one workload on a fresh schema, with a client to start instances. */
 export class DuroBenchRuntime {
@@ -16,6 +17,7 @@ export class DuroBenchRuntime {
     private readonly runtime: Runtime,
     private readonly client: Client,
     private readonly plan: CellPlan,
+    private readonly stages: StageTimes | null,
   ) {}
 
   /**
@@ -40,7 +42,9 @@ export class DuroBenchRuntime {
       migrate: false,
     });
     const tracker = new CompletionTracker(provider);
-    const runtime = new Runtime(tracker.provider, {
+    const stages = plan.stages ? new StageTimes() : null;
+    const served = stages?.watch(tracker.provider) ?? tracker.provider;
+    const runtime = new Runtime(served, {
       ...runtimeOptions,
       orchestrationConcurrency: plan.slots.orchestration,
       workerConcurrency: plan.slots.worker,
@@ -48,12 +52,17 @@ export class DuroBenchRuntime {
     });
     plan.workload.register(runtime);
     await runtime.start();
-    return new DuroBenchRuntime(provider, tracker, runtime, new Client(tracker.provider), plan);
+    return new DuroBenchRuntime(provider, tracker, runtime, new Client(served), plan, stages);
   }
 
   /** Activities acknowledged so far. */
   get activityAcks(): number {
     return this.tracker.activityAcks;
+  }
+
+  /** Where the given instances' time went, when the plan times stages. */
+  stageSteps(instances: readonly string[]): StageStep[] | undefined {
+    return this.stages?.steps(instances);
   }
 
   /** Starts an instance of the workload and resolves when its final turn has committed. */
@@ -78,6 +87,11 @@ export class DuroBenchRuntime {
       await this.provider.close();
     }
   }
+}
+
+/** The id of the cell's `index`th instance, warm-up ones first. */
+function instanceName(plan: CellPlan, index: number): string {
+  return `${plan.workload.name}-${index}`;
 }
 
 /**
@@ -112,7 +126,7 @@ export async function runDuroCell(
   let cpu: CpuSpent;
   try {
     timings = await keepInFlight(plan.warmup + plan.instances, plan.inFlight, (index) =>
-      duro.runInstance(`${plan.workload.name}-${index}`),
+      duro.runInstance(instanceName(plan, index)),
     );
     activityAcks = duro.activityAcks;
   } finally {
@@ -120,12 +134,17 @@ export async function runDuroCell(
     cpu = cpuSpent();
   }
   const statements = labelledRates(labelledBefore, counter.labelled(), timings.length);
+  const measured = Array.from({ length: plan.instances }, (_, index) =>
+    instanceName(plan, plan.warmup + index),
+  );
+  const stages = duro.stageSteps(measured);
   const after = await db.transactionCounts();
   await db.dropSchema(plan.schema);
   return {
     timings,
     activityAcks,
     statementsPerOrchestration: statements,
+    ...(stages === undefined ? {} : { stages }),
     commits: after.commits - before.commits,
     rollbacks: after.rollbacks - before.rollbacks,
     cpu,

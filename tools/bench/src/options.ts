@@ -43,6 +43,8 @@ export interface BenchOptions {
   readonly idleSlots: readonly Slots[];
   /** Seconds of the fan-out-5 soak that samples the worker's RSS; 0 skips it. */
   readonly soakSeconds: number;
+  /** Time the stages of duro instances (see `StageTimes`). */
+  readonly stages: boolean;
   readonly jsonFile: string | null;
   readonly chartFile: string | null;
 }
@@ -65,6 +67,8 @@ export const USAGE = `usage: duro-bench [options]
   --idle-seconds N       watch an idle duro worker's queries for N s, 0 to skip (default 0)
   --idle-slots LIST      the idle workers' dispatcher:worker slots, default 1:1
   --soak-seconds N       fan-out-5 soak sampling the worker's RSS, 0 to skip (default 0)
+  --stages               in duro cells, time where an instance's time goes between the
+                         provider calls that move it on (start, fetches, commits)
   --json FILE            write every figure as JSON
   --chart FILE           write an SVG chart of orchestrations/s
   --help                 print this`;
@@ -144,6 +148,7 @@ export function parseBenchArgs(
         'idle-seconds': { type: 'string', default: '0' },
         'idle-slots': { type: 'string', default: '1:1' },
         'soak-seconds': { type: 'string', default: '0' },
+        stages: { type: 'boolean', default: false },
         json: { type: 'string' },
         chart: { type: 'string' },
         help: { type: 'boolean', default: false },
@@ -188,6 +193,7 @@ export function parseBenchArgs(
     idleSeconds: integer('idle-seconds', values['idle-seconds'], 0),
     idleSlots,
     soakSeconds: integer('soak-seconds', values['soak-seconds'], 0),
+    stages: values.stages,
     jsonFile: values.json ?? null,
     chartFile: values.chart ?? null,
   };

@@ -2,6 +2,10 @@ import type { BenchEnvironment } from '@duro/bench-provider';
 import { slotsText, type RuntimeName, type Slots } from './options.js';
 import { duroToRustRatio, type RoundsSummary } from './rounds.js';
 import type { CellFigures } from './samples.js';
+import type { StageStep } from './stage-times.js';
+
+/** Stage steps that take less time than this per instance are left out of the printed report. */
+const MIN_STEP_MS = 0.1;
 
 /** One measured cell. */
 export interface CellResult {
@@ -14,6 +18,8 @@ export interface CellResult {
   readonly figures: CellFigures;
   /** Statements sent per orchestration, by what they do; measured for duro only. */
   readonly statementsPerOrchestration?: Readonly<Record<string, number>>;
+  /** Where the measured instances' time went, with `--stages`; duro only. */
+  readonly stages?: readonly StageStep[];
 }
 
 export interface PgbenchResult {
@@ -187,6 +193,26 @@ export function formatReport(report: BenchReport): string {
       const parts = rates.map(([label, rate]) => `${label} ${fixed(rate, 2)}`).join(', ');
       lines.push(
         `- ${cell.workload} ${slotsText(cell.slots)} ${cell.runtime}: ${fixed(total, 1)} in all: ${parts}`,
+      );
+    }
+  }
+  const staged = report.cells.filter((cell) => cell.stages !== undefined);
+  if (staged.length > 0) {
+    lines.push(
+      '',
+      "## Where a duro instance's time goes",
+      '',
+      `Per measured instance: ms from one stage to the next (times the step was taken); steps of under ${MIN_STEP_MS} ms are in the JSON only.`,
+      '',
+    );
+    for (const cell of staged) {
+      const shown = (cell.stages ?? []).filter((step) => step.msPerInstance >= MIN_STEP_MS);
+      const steps = shown.map(
+        (step) =>
+          `${step.from} → ${step.to} ${fixed(step.msPerInstance, 1)} (×${fixed(step.timesPerInstance, 1)})`,
+      );
+      lines.push(
+        `- ${cell.workload} ${slotsText(cell.slots)} ${cell.runtime} round ${cell.round}: ${steps.join(', ')}`,
       );
     }
   }

@@ -1,5 +1,6 @@
 import { percentile } from '@duro/bench-provider';
 import type { CpuSpent } from './cpu-meter.js';
+import type { StageStep } from './stage-times.js';
 
 /** When one instance was started and when its completion committed, ms on one clock. */
 export interface InstanceTiming {
@@ -20,6 +21,8 @@ export interface CellSamples {
   readonly cpu: CpuSpent;
   /** Statements sent per orchestration, by what they do (warm-up included); duro only. */
   readonly statementsPerOrchestration?: Readonly<Record<string, number>>;
+  /** Where the measured instances' time went (`--stages`); duro only. */
+  readonly stages?: readonly StageStep[];
 }
 
 /** The figures of one cell. */

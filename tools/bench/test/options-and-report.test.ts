@@ -31,6 +31,9 @@ describe('parseBenchArgs', () => {
     expect(options.runtimes).toEqual(['duro']);
     expect(options.rounds).toBe(1);
     expect(options.databaseUrl).toBeNull();
+    expect(options.stages).toBe(false);
+    const timed = parseBenchArgs(['--stages'], {});
+    expect(timed !== 'help' && timed.stages).toBe(true);
   });
 
   it('takes the server from DATABASE_URL unless --database-url names one', () => {
@@ -126,6 +129,27 @@ describe('formatReport', () => {
     expect(text).toContain(
       '- throughput: 140.5 orch/s in the first interval, 120.3 in the last (120.3–140.5)',
     );
+  });
+
+  it('prints where the time of each timed cell went, leaving out the smallest steps', () => {
+    const timed: CellResult = {
+      ...fanOutCell('duro', 1, 150),
+      stages: [
+        {
+          from: 'turn commit sent',
+          to: 'turn committed',
+          msPerInstance: 12.5,
+          timesPerInstance: 2,
+        },
+        { from: 'turn fetched', to: 'start committed', msPerInstance: 0.04, timesPerInstance: 0.1 },
+      ],
+    };
+    const text = formatReport(reportOf([timed, fanOutCell('rust', 1, 15)]));
+    expect(text).toContain("## Where a duro instance's time goes");
+    expect(text).toMatch(
+      /^- fan-out-5 1:1 duro round 1: turn commit sent → turn committed 12\.5 \(×2\.0\)$/m,
+    );
+    expect(text).not.toContain('turn fetched → start committed');
   });
 
   it('prints each cell with the duro/Rust ratio', () => {

@@ -1,0 +1,182 @@
+import type { Provider, WorkItem } from '@duro/core';
+
+/** A point in an instance's life that the bench sees in the provider calls of its runtime. */
+export type Stage =
+  | 'start sent'
+  | 'start committed'
+  | 'turn fetched'
+  | 'turn commit sent'
+  | 'turn committed'
+  | 'activities fetched'
+  | 'completions sent'
+  | 'completions committed';
+
+/** The time measured instances spent going from one stage to the next. */
+export interface StageStep {
+  readonly from: Stage;
+  readonly to: Stage;
+  /** Total time of the step per instance (all the times it was taken), ms. */
+  readonly msPerInstance: number;
+  /** Times per instance the step was taken. */
+  readonly timesPerInstance: number;
+}
+
+/** What the bench reads of a fetched turn or activity. */
+interface Fetched {
+  readonly lockToken: string;
+  readonly item: { readonly instance: string } | WorkItem;
+}
+
+interface Mark {
+  readonly stage: Stage;
+  readonly atMs: number;
+}
+
+/**
+ * Times the stages of every instance a runtime serves (`--stages`): when its start is sent and
+ * committed, and when each of its turns and activities is fetched and each commit is sent and
+ * committed, as seen around the provider's calls. The steps between consecutive stages show where
+ * the time from start to completion goes.
+ */
+export class StageTimes {
+  readonly #marks = new Map<string, Mark[]>();
+
+  /** Notes that `instance` reached `stage` now (or at `atMs`, on `performance.now()`'s clock). */
+  mark(instance: string, stage: Stage, atMs = performance.now()): void {
+    const marks = this.#marks.get(instance);
+    if (marks === undefined) this.#marks.set(instance, [{ stage, atMs }]);
+    else marks.push({ stage, atMs });
+  }
+
+  /** The steps the given instances took, the costliest first. */
+  steps(instances: readonly string[]): StageStep[] {
+    const totals = new Map<string, { from: Stage; to: Stage; ms: number; times: number }>();
+    for (const instance of instances) {
+      const marks = this.#marks.get(instance) ?? [];
+      for (let index = 1; index < marks.length; index += 1) {
+        const from = (marks[index - 1] as Mark).stage;
+        const { stage: to, atMs } = marks[index] as Mark;
+        const key = `${from}\u0000${to}`;
+        const total = totals.get(key) ?? { from, to, ms: 0, times: 0 };
+        total.ms += atMs - (marks[index - 1] as Mark).atMs;
+        total.times += 1;
+        totals.set(key, total);
+      }
+    }
+    const count = Math.max(instances.length, 1);
+    return [...totals.values()]
+      .map(({ from, to, ms, times }) => ({
+        from,
+        to,
+        msPerInstance: ms / count,
+        timesPerInstance: times / count,
+      }))
+      .sort((a, b) => b.msPerInstance - a.msPerInstance);
+  }
+
+  /**
+   * `provider`, with the calls that move an instance on timed. Every call is passed through
+   * unchanged; methods are bound to the provider itself.
+   */
+  watch(provider: Provider): Provider {
+    const lockOwners = new Map<string, string>();
+    const mark = (instance: string | undefined, stage: Stage): void => {
+      if (instance !== undefined) this.mark(instance, stage);
+    };
+    const markTokens = (tokens: readonly string[], stage: Stage): void => {
+      for (const instance of new Set(tokens.map((token) => lockOwners.get(token)))) {
+        mark(instance, stage);
+      }
+    };
+    /** Marks the instances of a batch of acks when it is sent and when each committed. */
+    const ackTogether = async <Outcome extends { readonly ok: boolean }>(
+      acks: readonly { readonly lockToken: string }[],
+      [sent, committed]: readonly [Stage, Stage],
+      send: () => Promise<Outcome[]> | undefined,
+    ): Promise<Outcome[]> => {
+      const tokens = acks.map((ack) => ack.lockToken);
+      markTokens(tokens, sent);
+      const outcomes = (await send()) ?? [];
+      markTokens(
+        tokens.filter((_, index) => outcomes[index]?.ok === true),
+        committed,
+      );
+      return outcomes;
+    };
+    /** Marks the instances of fetched items, and notes whose each lock token is. */
+    const fetched = (items: readonly Fetched[], stage: Stage): void => {
+      const instances = new Set<string>();
+      for (const { lockToken, item } of items) {
+        if (!('instance' in item)) continue;
+        lockOwners.set(lockToken, item.instance);
+        instances.add(item.instance);
+      }
+      for (const instance of instances) mark(instance, stage);
+    };
+    const fetchOne = async <Item extends Fetched>(
+      stage: Stage,
+      fetch: () => Promise<Item | null>,
+    ): Promise<Item | null> => {
+      const item = await fetch();
+      if (item !== null) fetched([item], stage);
+      return item;
+    };
+    const fetchAll = async <Item extends Fetched>(
+      stage: Stage,
+      fetch: () => Promise<Item[]> | undefined,
+    ): Promise<Item[]> => {
+      const items = (await fetch()) ?? [];
+      fetched(items, stage);
+      return items;
+    };
+    const ackOne = async (
+      lockToken: string,
+      [sent, committed]: readonly [Stage, Stage],
+      send: () => Promise<void>,
+    ): Promise<void> => {
+      markTokens([lockToken], sent);
+      await send();
+      markTokens([lockToken], committed);
+    };
+    const timed: Partial<Provider> = {
+      enqueueForOrchestrator: async (item, delayMs) => {
+        const start = item.type === 'StartOrchestration' ? item.instance : undefined;
+        mark(start, 'start sent');
+        await provider.enqueueForOrchestrator(item, delayMs);
+        mark(start, 'start committed');
+      },
+      fetchOrchestrationItem: (...args) =>
+        fetchOne('turn fetched', () => provider.fetchOrchestrationItem(...args)),
+      fetchOrchestrationItems: (...args) =>
+        fetchAll('turn fetched', () => provider.fetchOrchestrationItems?.(...args)),
+      ackOrchestrationItem: (lockToken, ...rest) =>
+        ackOne(lockToken, ['turn commit sent', 'turn committed'], () =>
+          provider.ackOrchestrationItem(lockToken, ...rest),
+        ),
+      ackOrchestrationItems: (acks) =>
+        ackTogether(acks, ['turn commit sent', 'turn committed'], () =>
+          provider.ackOrchestrationItems?.(acks),
+        ),
+      fetchWorkItem: (...args) =>
+        fetchOne('activities fetched', () => provider.fetchWorkItem(...args)),
+      fetchWorkItems: (...args) =>
+        fetchAll('activities fetched', () => provider.fetchWorkItems?.(...args)),
+      ackWorkItem: (lockToken, completion) =>
+        ackOne(lockToken, ['completions sent', 'completions committed'], () =>
+          provider.ackWorkItem(lockToken, completion),
+        ),
+      ackWorkItems: (acks) =>
+        ackTogether(acks, ['completions sent', 'completions committed'], () =>
+          provider.ackWorkItems?.(acks),
+        ),
+    };
+    return new Proxy(provider, {
+      get(target, property) {
+        const value: unknown = Reflect.get(target, property, target);
+        if (typeof value !== 'function') return value;
+        const wrapped = (timed as Record<PropertyKey, unknown>)[property];
+        return wrapped ?? (value as (...a: unknown[]) => unknown).bind(target);
+      },
+    });
+  }
+}
