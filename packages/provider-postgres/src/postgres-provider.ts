@@ -98,9 +98,9 @@ import {
 import type { ProviderDatabase } from './provider-database.js';
 import { QueueVacuum } from './queue-vacuum.js';
 import { RecentMap } from './recent-map.js';
+import { SameTurnGroups } from './same-turn-groups.js';
 import { wakeupChannel } from './wakeup-channel.js';
 import { WakeupListener } from './wakeup-listener.js';
-import { SameTurnGroups } from './same-turn-groups.js';
 import { Wakeups } from './wakeups.js';
 
 /** How many sessions' owners (from this provider's own claims) are remembered. */
