@@ -103,6 +103,9 @@ import { wakeupChannel } from './wakeup-channel.js';
 import { WakeupListener } from './wakeup-listener.js';
 import { Wakeups } from './wakeups.js';
 
+/** The most messages one statement enqueues for instances; a bigger burst takes several. */
+const MAX_ENQUEUES_PER_STATEMENT = 1_000;
+
 /** How many sessions' owners (from this provider's own claims) are remembered. */
 const MAX_REMEMBERED_SESSIONS = 10_000;
 
@@ -166,10 +169,13 @@ export class PostgresProvider implements Provider, ProviderAdmin {
       worker: wakeupChannel(connection.schema, 'worker'),
     };
     this.#queueVacuum = new QueueVacuum(this.#db, options.queueVacuumIntervalMs);
-    this.#orchestratorEnqueues = new SameTurnGroups({
-      alone: (message) => enqueueOrchestratorWork(this.#db, message),
-      together: (messages) => enqueueOrchestratorWorkTogether(this.#db, messages),
-    });
+    this.#orchestratorEnqueues = new SameTurnGroups(
+      {
+        alone: (message) => enqueueOrchestratorWork(this.#db, message),
+        together: (messages) => enqueueOrchestratorWorkTogether(this.#db, messages),
+      },
+      MAX_ENQUEUES_PER_STATEMENT,
+    );
     this.#wakeups = new Wakeups({
       idlePollIntervalMs: options.idlePollIntervalMs,
       nowMs: options.nowMs,

@@ -3,20 +3,26 @@ import { describe, expect, it } from 'vitest';
 import { SameTurnGroups } from './same-turn-groups.js';
 
 /** Groups whose senders record what they were given and answer with `together`'s outcome. */
-function recordingGroups(together: (requests: readonly string[]) => Promise<string[]>) {
+function recordingGroups(
+  together: (requests: readonly string[]) => Promise<string[]>,
+  maxGroupSize = 10,
+) {
   const sent: string[][] = [];
-  const groups = new SameTurnGroups<string, string>({
-    alone: (request) => {
-      sent.push([request]);
-      return request.startsWith('bad')
-        ? Promise.reject(ProviderError.permanent('op', `refused ${request}`))
-        : Promise.resolve(`${request} alone`);
+  const groups = new SameTurnGroups<string, string>(
+    {
+      alone: (request) => {
+        sent.push([request]);
+        return request.startsWith('bad')
+          ? Promise.reject(ProviderError.permanent('op', `refused ${request}`))
+          : Promise.resolve(`${request} alone`);
+      },
+      together: (requests) => {
+        sent.push([...requests]);
+        return together(requests);
+      },
     },
-    together: (requests) => {
-      sent.push([...requests]);
-      return together(requests);
-    },
-  });
+    maxGroupSize,
+  );
   return { groups, sent };
 }
 
@@ -31,6 +37,23 @@ describe('SameTurnGroups', () => {
     expect(first).toEqual(['a together', 'b together']);
     expect(later).toBe('c alone');
     expect(sent).toEqual([['a', 'b'], ['c']]);
+  });
+
+  it('sends a turn with more requests than a group holds as groups one after another', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const { groups, sent } = recordingGroups(async (requests) => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      inFlight -= 1;
+      return [...requests];
+    }, 2);
+    const results = await Promise.all(['a', 'b', 'c', 'd', 'e'].map((r) => groups.send(r)));
+
+    expect(results).toEqual(['a', 'b', 'c', 'd', 'e alone']);
+    expect(sent).toEqual([['a', 'b'], ['c', 'd'], ['e']]);
+    expect(most).toBe(1);
   });
 
   it('sends each request again, in order, when the group failed for good', async () => {

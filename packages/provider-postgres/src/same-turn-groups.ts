@@ -16,7 +16,8 @@ export interface GroupSenders<Request, Result> {
 }
 
 /**
- * Sends the requests made in one turn of the event loop as one statement, so that callers who
+ * Sends the requests made in one turn of the event loop as one statement (or, past
+ * `maxGroupSize`, as several in a row), so that callers who
  * write at the same moment (a process starting a burst of instances, the instances finished by
  * one batch ack starting their successors) share one transaction and its commit instead of
  * paying one each. A lone request waits only for the end of the current turn.
@@ -30,12 +31,19 @@ export interface GroupSenders<Request, Result> {
  */
 export class SameTurnGroups<Request, Result> {
   readonly #senders: GroupSenders<Request, Result>;
+  readonly #maxGroupSize: number;
   #pending: Pending<Request, Result>[] = [];
   #scheduled: NodeJS.Immediate | null = null;
   readonly #inFlight = new Set<Promise<void>>();
 
-  constructor(senders: GroupSenders<Request, Result>) {
+  /**
+   * @param maxGroupSize the most requests one statement carries: a turn with more sends them as
+   * several statements, one after another, so a burst neither builds one huge transaction nor
+   * takes every connection of the pool.
+   */
+  constructor(senders: GroupSenders<Request, Result>, maxGroupSize: number) {
     this.#senders = senders;
+    this.#maxGroupSize = maxGroupSize;
   }
 
   /** Queues `request` for this turn's group; settles with its own outcome. */
@@ -59,8 +67,14 @@ export class SameTurnGroups<Request, Result> {
     const group = this.#pending;
     if (group.length === 0) return;
     this.#pending = [];
-    const sent = this.#sendGroup(group).finally(() => this.#inFlight.delete(sent));
+    const sent = this.#sendInGroups(group).finally(() => this.#inFlight.delete(sent));
     this.#inFlight.add(sent);
+  }
+
+  async #sendInGroups(pending: readonly Pending<Request, Result>[]): Promise<void> {
+    for (let start = 0; start < pending.length; start += this.#maxGroupSize) {
+      await this.#sendGroup(pending.slice(start, start + this.#maxGroupSize));
+    }
   }
 
   async #sendGroup(group: readonly Pending<Request, Result>[]): Promise<void> {

@@ -50,6 +50,22 @@ describe('enqueues made together', () => {
     expect(later).not.toBe(first);
   });
 
+  it('commits a burst bigger than one statement takes in several transactions, in call order', async () => {
+    const provider = await database.newProvider();
+    const instances = Array.from({ length: 2_500 }, (_, index) => `burst-${index}`);
+    await Promise.all(
+      instances.map((instance) =>
+        provider.enqueueForOrchestrator(startOrchestration(instance), null),
+      ),
+    );
+
+    const rows = await queued(provider);
+    expect(rows.map((row) => row.instance_id)).toEqual(instances);
+    const transactions = [...new Set(rows.map((row) => row.tx))];
+    expect(transactions).toHaveLength(3);
+    expect(rows.filter((row) => row.tx === transactions[0])).toHaveLength(1_000);
+  });
+
   it('commits the others when one call of the turn fails, and fails only that one', async () => {
     const provider = await database.newProvider();
     // PostgreSQL refuses a NUL character in text, so the group's statement fails as a whole.
