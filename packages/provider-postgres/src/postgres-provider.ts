@@ -47,7 +47,12 @@ import { ackWorkItems } from './operations/ack-work-items.js';
 import { ackWorker } from './operations/ack-worker.js';
 import { appendHistory } from './operations/append-history.js';
 import { cleanupOrphanedSessions } from './operations/cleanup-orphaned-sessions.js';
-import { enqueueOrchestratorWork } from './operations/enqueue-orchestrator-work.js';
+import {
+  enqueueOrchestratorWork,
+  enqueueOrchestratorWorkTogether,
+  orchestratorMessage,
+  type OrchestratorMessage,
+} from './operations/enqueue-orchestrator-work.js';
 import { enqueueWorkerWork } from './operations/enqueue-worker-work.js';
 import { fetchHistory } from './operations/fetch-history.js';
 import { fetchHistoryWithExecution } from './operations/fetch-history-with-execution.js';
@@ -93,9 +98,13 @@ import {
 import type { ProviderDatabase } from './provider-database.js';
 import { QueueVacuum } from './queue-vacuum.js';
 import { RecentMap } from './recent-map.js';
+import { SameTurnGroups } from './same-turn-groups.js';
 import { wakeupChannel } from './wakeup-channel.js';
 import { WakeupListener } from './wakeup-listener.js';
 import { Wakeups } from './wakeups.js';
+
+/** The most messages one statement enqueues for instances; a bigger burst takes several. */
+const MAX_ENQUEUES_PER_STATEMENT = 1_000;
 
 /** How many sessions' owners (from this provider's own claims) are remembered. */
 const MAX_REMEMBERED_SESSIONS = 10_000;
@@ -135,6 +144,8 @@ export class PostgresProvider implements Provider, ProviderAdmin {
   readonly #db: ProviderDatabase;
   readonly #wakeups: Wakeups;
   readonly #queueVacuum: QueueVacuum;
+  /** The messages enqueued for instances, sent together per turn of the event loop. */
+  readonly #orchestratorEnqueues: SameTurnGroups<OrchestratorMessage, number>;
   readonly #locks = new LockOwners();
   /** The histories of the instances this provider ran; `null` when the cache is off. */
   readonly #histories: HistoryCache | null;
@@ -158,6 +169,13 @@ export class PostgresProvider implements Provider, ProviderAdmin {
       worker: wakeupChannel(connection.schema, 'worker'),
     };
     this.#queueVacuum = new QueueVacuum(this.#db, options.queueVacuumIntervalMs);
+    this.#orchestratorEnqueues = new SameTurnGroups(
+      {
+        alone: (message) => enqueueOrchestratorWork(this.#db, message),
+        together: (messages) => enqueueOrchestratorWorkTogether(this.#db, messages),
+      },
+      MAX_ENQUEUES_PER_STATEMENT,
+    );
     this.#wakeups = new Wakeups({
       idlePollIntervalMs: options.idlePollIntervalMs,
       nowMs: options.nowMs,
@@ -200,6 +218,7 @@ export class PostgresProvider implements Provider, ProviderAdmin {
    * calls in progress have finished. Later calls reject with a permanent `ProviderError`.
    */
   async close(): Promise<void> {
+    await this.#orchestratorEnqueues.settle();
     await this.#wakeups.close();
     await this.#queueVacuum.close();
     await this.#db.close();
@@ -361,8 +380,15 @@ export class PostgresProvider implements Provider, ProviderAdmin {
     await renewOrchestrationItemLock(this.#db, lockToken, extendForMs, instance);
   }
 
+  /**
+   * {@inheritDoc @duro/core#Provider.enqueueForOrchestrator}
+   *
+   * The calls made in one turn of the event loop are committed together, in one statement (each
+   * still succeeds or fails on its own).
+   */
   async enqueueForOrchestrator(item: WorkItem, delayMs: number | null): Promise<void> {
-    this.#wakeups.noteDue('orchestrator', await enqueueOrchestratorWork(this.#db, item, delayMs));
+    const message = orchestratorMessage(item, delayMs);
+    this.#wakeups.noteDue('orchestrator', await this.#orchestratorEnqueues.send(message));
   }
 
   // ----- History -----

@@ -1,5 +1,5 @@
 import { ProviderError, encodeWorkItem, workItemInstance, type WorkItem } from '@duro/core';
-import type { ProviderDatabase } from '../provider-database.js';
+import type { CallOptions, ProviderDatabase } from '../provider-database.js';
 import type { Statement } from '../statement.js';
 
 const ENQUEUE_ORCHESTRATOR_WORK: Statement = {
@@ -9,6 +9,17 @@ const ENQUEUE_ORCHESTRATOR_WORK: Statement = {
   // duroxide-pg passes NULL, since only an ack's metadata creates an instance.
   sql: (s) =>
     `SELECT ${s}.enqueue_orchestrator_work($1::text, $2::text, $3::timestamptz, NULL, NULL, NULL)`,
+};
+
+const ENQUEUE_ORCHESTRATOR_WORK_TOGETHER: Statement = {
+  operation: 'enqueue_orchestrator_work',
+  preparedAs: 'enq_orch_all',
+  // A nested loop calls the procedure once per element, in the arrays' order.
+  sql: (s) =>
+    `SELECT count(*) FROM unnest($1::text[], $2::text[], $3::timestamptz[])
+       AS m(instance_id, work_item, visible_at)
+     CROSS JOIN LATERAL ${s}.enqueue_orchestrator_work(m.instance_id, m.work_item, m.visible_at,
+                                                       NULL, NULL, NULL)`,
 };
 
 /**
@@ -23,16 +34,20 @@ export function visibleAtMs(item: WorkItem, delayMs: number | null, nowMs: numbe
   return delayed;
 }
 
+/** A message for an instance, checked and encoded, ready for `enqueue_orchestrator_work`. */
+export interface OrchestratorMessage {
+  readonly item: WorkItem;
+  readonly delayMs: number | null;
+  readonly instance: string;
+  readonly text: string;
+}
+
 /**
- * Adds a message for an instance with `enqueue_orchestrator_work`; creates no instance. Returns
- * when the message becomes visible, epoch ms.
- * @throws {ProviderError} permanent for an `ActivityExecute`, which belongs to the worker queue.
+ * Checks and encodes `item` for the orchestrator queue.
+ * @throws {ProviderError} permanent for an `ActivityExecute`, which belongs to the worker queue,
+ * or for an item that cannot be encoded.
  */
-export async function enqueueOrchestratorWork(
-  db: ProviderDatabase,
-  item: WorkItem,
-  delayMs: number | null,
-): Promise<number> {
+export function orchestratorMessage(item: WorkItem, delayMs: number | null): OrchestratorMessage {
   const operation = ENQUEUE_ORCHESTRATOR_WORK.operation;
   if (item.type === 'ActivityExecute') {
     throw ProviderError.permanent(
@@ -40,16 +55,67 @@ export async function enqueueOrchestratorWork(
       'ActivityExecute should go to worker queue, not orchestrator queue',
     );
   }
-  const instance = workItemInstance(item);
-  const text = encodeWorkItemFor(operation, item);
-  let visibleAt = 0;
-  await db.query(
+  return {
+    item,
+    delayMs,
+    instance: workItemInstance(item),
+    text: encodeWorkItemFor(operation, item),
+  };
+}
+
+/**
+ * Adds a message for an instance with `enqueue_orchestrator_work`; creates no instance. Returns
+ * when the message becomes visible, epoch ms.
+ */
+export async function enqueueOrchestratorWork(
+  db: ProviderDatabase,
+  message: OrchestratorMessage,
+): Promise<number> {
+  const subject = { instance: message.instance };
+  const [visibleAt] = await enqueueAll(
+    db,
     ENQUEUE_ORCHESTRATOR_WORK,
+    [message],
+    ([at]) => [message.instance, message.text, at],
+    { subject },
+  );
+  return visibleAt ?? 0;
+}
+
+/**
+ * Adds several messages in one statement, one `enqueue_orchestrator_work` each, in the order
+ * given. Returns when each becomes visible, epoch ms.
+ */
+export async function enqueueOrchestratorWorkTogether(
+  db: ProviderDatabase,
+  messages: readonly OrchestratorMessage[],
+): Promise<number[]> {
+  return enqueueAll(db, ENQUEUE_ORCHESTRATOR_WORK_TOGETHER, messages, (at) => [
+    messages.map((message) => message.instance),
+    messages.map((message) => message.text),
+    at,
+  ]);
+}
+
+/**
+ * Runs `statement` for `messages`, their visible times taken from the clock of each attempt;
+ * `values` receives those times as timestamp text.
+ */
+async function enqueueAll(
+  db: ProviderDatabase,
+  statement: Statement,
+  messages: readonly OrchestratorMessage[],
+  values: (visibleAtText: string[]) => readonly unknown[],
+  options: CallOptions = {},
+): Promise<number[]> {
+  let visibleAt: number[] = [];
+  await db.query(
+    statement,
     (nowMs) => {
-      visibleAt = visibleAtMs(item, delayMs, nowMs);
-      return [instance, text, timestampText(operation, visibleAt)];
+      visibleAt = messages.map((message) => visibleAtMs(message.item, message.delayMs, nowMs));
+      return values(visibleAt.map((ms) => timestampText(statement.operation, ms)));
     },
-    { subject: { instance } },
+    options,
   );
   return visibleAt;
 }
