@@ -69,8 +69,9 @@ export class ProviderDatabase {
   }
 
   /**
-   * Runs `statement` and returns its rows. `values` is evaluated for each attempt, so a retried
-   * call passes a fresh clock reading.
+   * Runs `statement` and returns its rows. `values` is evaluated for each attempt once it holds a
+   * connection, so the clock reading it passes is taken when the statement is sent, not before a
+   * wait for the pool.
    * @throws {ProviderError} permanent when the provider is closed or the statement failed for
    * good; retryable when the connection was lost or conflicts outlasted the retries.
    */
@@ -84,8 +85,7 @@ export class ProviderDatabase {
       if (this.#closed) {
         throw ProviderError.permanent(statement.operation, 'the provider is closed');
       }
-      const args = typeof values === 'function' ? values(this.nowMs()) : values;
-      const running = this.#run<Row>(prepared, args);
+      const running = this.#run<Row>(prepared, values);
       this.#running.add(running);
       try {
         return await running;
@@ -120,11 +120,12 @@ export class ProviderDatabase {
     return found;
   }
 
-  async #run<Row>(statement: SchemaStatement, values: readonly unknown[]): Promise<Row[]> {
+  async #run<Row>(statement: SchemaStatement, values: StatementValues): Promise<Row[]> {
     const client = await this.#pool.connect();
     let failure: unknown;
     try {
-      const config: pg.QueryConfig = { text: statement.text, values: [...values] };
+      const args = typeof values === 'function' ? values(this.nowMs()) : values;
+      const config: pg.QueryConfig = { text: statement.text, values: [...args] };
       if (statement.name !== undefined) config.name = statement.name;
       const result = await client.query(config);
       return result.rows as Row[];
