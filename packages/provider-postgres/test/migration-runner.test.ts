@@ -169,6 +169,8 @@ describe('migration runner', () => {
       'applied duro 7',
       'applying duro 8',
       'applied duro 8',
+      'applying duro 9',
+      'applied duro 9',
     ]);
   });
 });

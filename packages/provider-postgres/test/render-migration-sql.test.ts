@@ -49,6 +49,7 @@ describe('rendered migration SQL', () => {
       { version: '6', name: '0006_claim_tries_duroxide_pg_lock_key.sql' },
       { version: '7', name: '0007_worker_queue_ready_and_lease_indexes.sql' },
       { version: '8', name: '0008_ack_turns_together.sql' },
+      { version: '9', name: '0009_claim_takes_undelayed_messages.sql' },
     ]);
   });
 
@@ -69,6 +70,7 @@ describe('rendered migration SQL', () => {
       { track: 'duro', version: 6, name: '0006_claim_tries_duroxide_pg_lock_key.sql' },
       { track: 'duro', version: 7, name: '0007_worker_queue_ready_and_lease_indexes.sql' },
       { track: 'duro', version: 8, name: '0008_ack_turns_together.sql' },
+      { track: 'duro', version: 9, name: '0009_claim_takes_undelayed_messages.sql' },
     ]);
   });
 
