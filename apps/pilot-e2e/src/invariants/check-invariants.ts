@@ -5,7 +5,7 @@ import type { LeaseFigures } from '../observe/lease-stats.js';
 import type { InstanceRow } from '../roles/swarm-database.js';
 import type { InvariantLimits } from '../swarm-config.js';
 import { sessionKey } from '../workload/client-load.js';
-import type { SessionSummary } from '../workload/session-input.js';
+import type { SessionInput, SessionSummary } from '../workload/session-input.js';
 import type { SessionPlan } from '../workload/session-plan.js';
 import { checkAttemptsBounded } from './attempts-bounded.js';
 import { checkDeliveredOnceInOrder } from './delivered-once-in-order.js';
@@ -33,10 +33,10 @@ export interface RunEvidence {
   readonly history: HistorySizes;
 }
 
-function parseSummary(output: string | null): SessionSummary | null {
+function parseOutput<Output>(output: string | null): Output | null {
   if (output === null) return null;
   try {
-    return JSON.parse(output) as SessionSummary;
+    return JSON.parse(output) as Output;
   } catch {
     return null;
   }
@@ -55,11 +55,15 @@ export function instanceOutcomes(evidence: RunEvidence): {
       const row = rows.get(plan.id);
       rows.delete(plan.id);
       const status = row?.status ?? 'Missing';
+      const completed = status === 'Completed';
       outcomes.push({
         schema,
         plan,
         status,
-        summary: status === 'Completed' ? parseSummary(row?.output ?? null) : null,
+        summary: completed ? parseOutput<SessionSummary>(row?.output ?? null) : null,
+        carriedLedger: completed
+          ? null
+          : (parseOutput<SessionInput>(row?.carried ?? null)?.ledger ?? null),
         error: status === 'Failed' ? (row?.output ?? null) : null,
       });
     }

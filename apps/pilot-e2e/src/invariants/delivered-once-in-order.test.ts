@@ -41,6 +41,24 @@ describe('delivered-once-in-order', () => {
     ]);
   });
 
+  it('fails on an anomaly a session that never completed carried into its last execution', () => {
+    const [root, child] = healthyOutcomes();
+    const stuck = {
+      ...ROOT_LEDGER,
+      children: { [CHILD_PLAN.id]: { next: 3, nonces: ['a', 'b', 'c'], final: false } },
+      anomalyCount: 1,
+      anomalies: ['update 2 of session-0000.c0 arrived when 1 was due'],
+    };
+    const running = { ...root!, status: 'Running', summary: null, carriedLedger: stuck };
+    const result = checkDeliveredOnceInOrder([running, child!], SENT, []);
+    expect(result.violations).toEqual([
+      's/session-0000: update 2 of session-0000.c0 arrived when 1 was due',
+    ]);
+    // Its counts are short by design: only the anomaly is this invariant's to report.
+    const clean = { ...running, carriedLedger: { ...stuck, anomalyCount: 0, anomalies: [] } };
+    expect(checkDeliveredOnceInOrder([clean, child!], SENT, []).passed).toBe(true);
+  });
+
   it('fails when a client could not enqueue a message', () => {
     expect(
       checkDeliveredOnceInOrder(healthyOutcomes(), SENT, ['s/session-0000 #2: boom']).passed,

@@ -1,3 +1,4 @@
+import type { DeliveryLedger } from '../workload/delivery-ledger.js';
 import { invariantResult, type InvariantResult } from './invariant-result.js';
 import { outcomeName, type InstanceOutcome } from './instance-outcome.js';
 
@@ -5,7 +6,10 @@ import { outcomeName, type InstanceOutcome } from './instance-outcome.js';
  * Every message was delivered exactly once and in order per session, across continue-as-new:
  * each completed session's ledger (kept in its durable state) shows no anomaly, a root saw
  * exactly as many client messages as its client enqueued, and every planned child's updates
- * arrived up to and including the final one. `clientSent` maps `schema/id` to messages enqueued.
+ * arrived up to and including the final one. A session that did not complete is held to the
+ * ledger its latest continue-as-new carried: its counts are short by design (sessions-complete
+ * reports it), but an anomaly it recorded is a violation here, and often why it never finished.
+ * `clientSent` maps `schema/id` to messages enqueued.
  */
 export function checkDeliveredOnceInOrder(
   outcomes: readonly InstanceOutcome[],
@@ -19,15 +23,17 @@ export function checkDeliveredOnceInOrder(
   let checked = 0;
   for (const outcome of outcomes) {
     const { summary, plan } = outcome;
-    if (summary === null) continue;
-    checked += 1;
     const name = outcomeName(outcome);
+    if (summary === null) {
+      if (outcome.carriedLedger !== null) {
+        violations.push(...anomaliesOf(name, outcome.carriedLedger));
+      }
+      continue;
+    }
+    checked += 1;
     const { ledger } = summary;
     resent += ledger.resent;
-    for (const anomaly of ledger.anomalies) violations.push(`${name}: ${anomaly}`);
-    if (ledger.anomalyCount > ledger.anomalies.length) {
-      violations.push(`${name}: ${ledger.anomalyCount - ledger.anomalies.length} more anomalies`);
-    }
+    violations.push(...anomaliesOf(name, ledger));
     if (plan.parent === null) {
       const sent = clientSent.get(name) ?? 0;
       clientMessages += ledger.client;
@@ -57,4 +63,11 @@ export function checkDeliveredOnceInOrder(
     },
     violations,
   );
+}
+
+/** The anomalies a ledger recorded, as violations of the session `name`. */
+function anomaliesOf(name: string, ledger: DeliveryLedger): string[] {
+  const described = ledger.anomalies.map((anomaly) => `${name}: ${anomaly}`);
+  const more = ledger.anomalyCount - ledger.anomalies.length;
+  return more > 0 ? [...described, `${name}: ${more} more anomalies`] : described;
 }

@@ -1,3 +1,4 @@
+import type { DeliveryLedger } from '../workload/delivery-ledger.js';
 import type { SessionPlan } from '../workload/session-plan.js';
 import type { SessionSummary } from '../workload/session-input.js';
 
@@ -9,6 +10,11 @@ export interface InstanceOutcome {
   readonly status: string;
   /** The parsed output when Completed, else `null`. */
   readonly summary: SessionSummary | null;
+  /**
+   * When not Completed, the delivery ledger its latest continue-as-new carried on (`null` when
+   * it never continued as new): what it had received so far.
+   */
+  readonly carriedLedger: DeliveryLedger | null;
   /** The output text when Failed (the failure), else `null`. */
   readonly error: string | null;
 }

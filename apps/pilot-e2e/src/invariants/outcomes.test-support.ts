@@ -52,6 +52,7 @@ export function healthyOutcomes(rootLedger: DeliveryLedger = ROOT_LEDGER): Insta
       plan: ROOT_PLAN,
       status: 'Completed',
       summary: summary(ROOT_PLAN, rootLedger),
+      carriedLedger: null,
       error: null,
     },
     {
@@ -59,6 +60,7 @@ export function healthyOutcomes(rootLedger: DeliveryLedger = ROOT_LEDGER): Insta
       plan: CHILD_PLAN,
       status: 'Completed',
       summary: summary(CHILD_PLAN, EMPTY_LEDGER),
+      carriedLedger: null,
       error: null,
     },
   ];

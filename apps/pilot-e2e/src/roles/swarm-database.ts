@@ -6,6 +6,8 @@ export interface InstanceRow {
   readonly instance: string;
   readonly status: string;
   readonly output: string | null;
+  /** The output of its latest continued-as-new execution (the input it carried on), if any. */
+  readonly carried: string | null;
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -63,14 +65,19 @@ export class SwarmDatabase {
     return Number(result.rows[0]?.count ?? 0);
   }
 
-  /** Every instance with its current status and output. */
+  /** Every instance with its current status and output, and what it last carried on. */
   async instances(schema: string): Promise<InstanceRow[]> {
     const result = await this.pool.query<{
       instance_id: string;
       status: string | null;
       output: string | null;
+      carried: string | null;
     }>(
-      `SELECT i.instance_id, e.status, e.output FROM ${schema}.instances i
+      `SELECT i.instance_id, e.status, e.output,
+              (SELECT c.output FROM ${schema}.executions c
+               WHERE c.instance_id = i.instance_id AND c.status = 'ContinuedAsNew'
+               ORDER BY c.execution_id DESC LIMIT 1) AS carried
+       FROM ${schema}.instances i
        LEFT JOIN ${schema}.executions e
          ON e.instance_id = i.instance_id AND e.execution_id = i.current_execution_id`,
     );
@@ -78,6 +85,7 @@ export class SwarmDatabase {
       instance: row.instance_id,
       status: row.status ?? 'Unknown',
       output: row.output,
+      carried: row.carried,
     }));
   }
 
