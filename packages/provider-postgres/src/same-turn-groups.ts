@@ -17,10 +17,10 @@ export interface GroupSenders<Request, Result> {
 
 /**
  * Sends the requests made in one turn of the event loop as one statement (or, past
- * `maxGroupSize`, as several in a row), so that callers who
- * write at the same moment (a process starting a burst of instances, the instances finished by
- * one batch ack starting their successors) share one transaction and its commit instead of
- * paying one each. A lone request waits only for the end of the current turn.
+ * `maxGroupSize`, as several in a row), so that callers who write at the same moment (a process
+ * starting a burst of instances, the instances finished by one batch ack starting their
+ * successors) share one transaction and its commit instead of paying one each. A lone request
+ * waits only for the end of the current turn.
  *
  * Each caller still gets its own outcome. When a group's statement fails for good (a
  * non-retryable `ProviderError`: nothing was committed), its requests are sent again one at a
