@@ -1,5 +1,6 @@
 import type { Event, ExecutionMetadata, Provider } from '@duro/core';
 import type { PostgresProvider } from '@duro/provider-postgres';
+import { withOverrides } from './with-overrides.js';
 
 /**
  * Watches a provider's acknowledgements, so the bench learns when an instance finished the
@@ -23,42 +24,27 @@ export class CompletionTracker {
     const countActivityAcks = (count: number): void => {
       this.activityAcks += count;
     };
-    // Methods are bound to the provider itself: it keeps its state in private fields, which a
-    // proxy standing in for `this` cannot reach.
-    this.provider = new Proxy(inner, {
-      get(target, property) {
-        const value: unknown = Reflect.get(target, property, target);
-        if (typeof value !== 'function') return value;
-        if (property === 'ackOrchestrationItem') {
-          return async (...args: Parameters<PostgresProvider['ackOrchestrationItem']>) => {
-            await target.ackOrchestrationItem(...args);
-            const [, , historyDelta, , , metadata] = args;
-            noteTurn(historyDelta, metadata);
-          };
-        }
-        if (property === 'ackOrchestrationItems') {
-          return async (...args: Parameters<PostgresProvider['ackOrchestrationItems']>) => {
-            const outcomes = await target.ackOrchestrationItems(...args);
-            args[0].forEach((ack, index) => {
-              if (outcomes[index]?.ok === true) noteTurn(ack.historyDelta, ack.metadata);
-            });
-            return outcomes;
-          };
-        }
-        if (property === 'ackWorkItem') {
-          return async (...args: Parameters<PostgresProvider['ackWorkItem']>) => {
-            await target.ackWorkItem(...args);
-            countActivityAcks(1);
-          };
-        }
-        if (property === 'ackWorkItems') {
-          return async (...args: Parameters<PostgresProvider['ackWorkItems']>) => {
-            const outcomes = await target.ackWorkItems(...args);
-            countActivityAcks(outcomes.filter((outcome) => outcome.ok).length);
-            return outcomes;
-          };
-        }
-        return (value as (...a: unknown[]) => unknown).bind(target);
+    this.provider = withOverrides<PostgresProvider>(inner, {
+      ackOrchestrationItem: async (...args) => {
+        await inner.ackOrchestrationItem(...args);
+        const [, , historyDelta, , , metadata] = args;
+        noteTurn(historyDelta, metadata);
+      },
+      ackOrchestrationItems: async (acks) => {
+        const outcomes = await inner.ackOrchestrationItems(acks);
+        acks.forEach((ack, index) => {
+          if (outcomes[index]?.ok === true) noteTurn(ack.historyDelta, ack.metadata);
+        });
+        return outcomes;
+      },
+      ackWorkItem: async (...args) => {
+        await inner.ackWorkItem(...args);
+        countActivityAcks(1);
+      },
+      ackWorkItems: async (acks) => {
+        const outcomes = await inner.ackWorkItems(acks);
+        countActivityAcks(outcomes.filter((outcome) => outcome.ok).length);
+        return outcomes;
       },
     });
   }

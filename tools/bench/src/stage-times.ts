@@ -1,4 +1,5 @@
 import type { Provider, WorkItem } from '@duro/core';
+import { withOverrides } from './with-overrides.js';
 
 /** A point in an instance's life that the bench sees in the provider calls of its runtime. */
 export type Stage =
@@ -54,11 +55,12 @@ export class StageTimes {
     for (const instance of instances) {
       const marks = this.#marks.get(instance) ?? [];
       for (let index = 1; index < marks.length; index += 1) {
-        const from = (marks[index - 1] as Mark).stage;
+        const previous = marks[index - 1] as Mark;
         const { stage: to, atMs } = marks[index] as Mark;
+        const from = previous.stage;
         const key = `${from}\u0000${to}`;
         const total = totals.get(key) ?? { from, to, ms: 0, times: 0 };
-        total.ms += atMs - (marks[index - 1] as Mark).atMs;
+        total.ms += atMs - previous.atMs;
         total.times += 1;
         totals.set(key, total);
       }
@@ -76,7 +78,7 @@ export class StageTimes {
 
   /**
    * `provider`, with the calls that move an instance on timed. Every call is passed through
-   * unchanged; methods are bound to the provider itself.
+   * unchanged.
    */
   watch(provider: Provider): Provider {
     const lockOwners = new Map<string, string>();
@@ -170,13 +172,6 @@ export class StageTimes {
           provider.ackWorkItems?.(acks),
         ),
     };
-    return new Proxy(provider, {
-      get(target, property) {
-        const value: unknown = Reflect.get(target, property, target);
-        if (typeof value !== 'function') return value;
-        const wrapped = (timed as Record<PropertyKey, unknown>)[property];
-        return wrapped ?? (value as (...a: unknown[]) => unknown).bind(target);
-      },
-    });
+    return withOverrides(provider, timed);
   }
 }
