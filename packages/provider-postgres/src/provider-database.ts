@@ -122,18 +122,20 @@ export class ProviderDatabase {
 
   async #run<Row>(statement: SchemaStatement, values: StatementValues): Promise<Row[]> {
     const client = await this.#pool.connect();
-    let failure: unknown;
+    // Only the statement's own failure can say the connection is unusable; arguments that could
+    // not be built (an invalid timestamp, say) leave it healthy.
+    let discard = false;
     try {
       const args = typeof values === 'function' ? values(this.nowMs()) : values;
       const config: pg.QueryConfig = { text: statement.text, values: [...args] };
       if (statement.name !== undefined) config.name = statement.name;
-      const result = await client.query(config);
+      const result = await client.query(config).catch((error: unknown) => {
+        discard = mustDiscardConnection(error);
+        throw error;
+      });
       return result.rows as Row[];
-    } catch (error) {
-      failure = error;
-      throw error;
     } finally {
-      client.release(failure !== undefined && mustDiscardConnection(failure));
+      client.release(discard);
     }
   }
 }

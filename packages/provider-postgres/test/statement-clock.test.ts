@@ -52,3 +52,26 @@ describe("the caller's clock of a statement", () => {
     ]);
   });
 });
+
+describe("a statement's arguments", () => {
+  it('that cannot be built fail the call and leave its connection in the pool', async () => {
+    const applicationName = 'duro_unbuilt_arguments';
+    const provider = await database.newProvider({ poolSize: 1, applicationName }, 'bad_args');
+    const backends = async (): Promise<number[]> =>
+      (
+        await database.query<{ pid: number }>(
+          'SELECT pid FROM pg_stat_activity WHERE application_name = $1',
+          [applicationName],
+        )
+      ).map((row) => row.pid);
+    await provider.read('nothing');
+    const before = await backends();
+    expect(before).toHaveLength(1);
+
+    await expect(
+      provider.enqueueForOrchestrator(startOrchestration('too-far'), 1e20),
+    ).rejects.toThrow('Invalid visible_at timestamp');
+    await provider.read('nothing');
+    expect(await backends()).toEqual(before);
+  });
+});
