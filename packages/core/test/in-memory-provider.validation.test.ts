@@ -1,5 +1,6 @@
 import { InMemoryProvider, type Provider } from '../src/index.js';
 import {
+  describeActivityClaimValidations,
   describeBatchedOrchestrationQueueValidations,
   describeBatchedWorkerQueueValidations,
   describeProviderValidations,
@@ -32,3 +33,4 @@ const factory: ProviderFactory = {
 describeProviderValidations(factory);
 describeBatchedWorkerQueueValidations(factory);
 describeBatchedOrchestrationQueueValidations(factory);
+describeActivityClaimValidations(factory);

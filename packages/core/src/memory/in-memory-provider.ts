@@ -1,4 +1,5 @@
 import type { Event } from '../model/event.js';
+import type { ActivityClaim } from '../provider/activity-claim.js';
 import type { WorkItem } from '../model/work-item.js';
 import type { ExecutionMetadata } from '../provider/execution-metadata.js';
 import type {
@@ -75,6 +76,7 @@ import {
 import { removeOrphanedSessions, renewSessions } from './sessions.js';
 import { pollForWork } from './work-signal.js';
 import {
+  claimScheduledActivities,
   completeWorkItem,
   insertWorkerMessage,
   msUntilWorkerChange,
@@ -228,11 +230,24 @@ export class InMemoryProvider implements Provider, ProviderAdmin {
   /** {@inheritDoc Provider.ackOrchestrationItems} */
   async ackOrchestrationItems(
     acks: readonly OrchestrationItemAck[],
+    claim?: ActivityClaim,
   ): Promise<OrchestrationItemAckOutcome[]> {
-    requireDistinctLockTokens('ack_orchestration_item', acks);
-    return acks.map(({ lockToken, ...commit }) =>
-      outcomeOf(() => commitOrchestrationTurn(this.store, lockToken, commit)),
-    );
+    const operation = 'ack_orchestration_item';
+    requireDistinctLockTokens(operation, acks);
+    if (claim !== undefined) requireMaxItems(operation, claim.maxItems);
+    let left = claim?.maxItems ?? 0;
+    return acks.map(({ lockToken, ...commit }): OrchestrationItemAckOutcome => {
+      const outcome = outcomeOf(() => commitOrchestrationTurn(this.store, lockToken, commit));
+      if (!outcome.ok || claim === undefined) return outcome;
+      const claimedActivities = claimScheduledActivities(
+        this.store,
+        commit.workerItems,
+        claim,
+        left,
+      );
+      left -= claimedActivities.length;
+      return { ok: true, claimedActivities };
+    });
   }
 
   async abandonOrchestrationItem(

@@ -1,4 +1,5 @@
 import type { WorkItem, WorkItemOf } from '../model/work-item.js';
+import type { ActivityClaim } from '../provider/activity-claim.js';
 import {
   type SessionFetchConfig,
   type TagFilter,
@@ -83,13 +84,53 @@ export function tryFetchWorkItems(
       }
       claimSession(store, sessionId, session, nowMs);
     }
-    const lockToken = store.newLockToken();
-    row.lockToken = lockToken;
-    row.lockedUntilMs = nowMs + lockTimeoutMs;
-    row.attemptCount += 1;
-    fetched.push({ item: structuredClone(row.item), lockToken, attemptCount: row.attemptCount });
+    fetched.push(lockForCaller(store, row, lockTimeoutMs, nowMs));
   }
   return fetched;
+}
+
+/** Locks a row for the caller as a fetch does: its own lock token, the lease, one more attempt. */
+function lockForCaller(
+  store: MemoryStore,
+  row: WorkerMessage,
+  lockTimeoutMs: number,
+  nowMs: number,
+): FetchedWorkItem {
+  const lockToken = store.newLockToken();
+  row.lockToken = lockToken;
+  row.lockedUntilMs = nowMs + lockTimeoutMs;
+  row.attemptCount += 1;
+  return { item: structuredClone(row.item), lockToken, attemptCount: row.attemptCount };
+}
+
+/**
+ * Claims for the caller, as an `ActivityClaim` asks, up to `maxItems` of the activities a turn
+ * just scheduled: those without a session that the claim's tag filter takes, in order.
+ * @internal
+ */
+export function claimScheduledActivities(
+  store: MemoryStore,
+  scheduled: readonly WorkItem[],
+  claim: ActivityClaim,
+  maxItems: number,
+): FetchedWorkItem[] {
+  const nowMs = store.nowMs();
+  const claimed: FetchedWorkItem[] = [];
+  for (const item of scheduled) {
+    if (claimed.length >= maxItems) break;
+    if (item.type !== 'ActivityExecute' || item.sessionId !== undefined) continue;
+    if (!tagFilterMatches(claim.tagFilter, item.tag)) continue;
+    const row = store.workerQueue.find(
+      (candidate) =>
+        candidate.lockToken === null &&
+        candidate.attemptCount === 0 &&
+        candidate.item.instance === item.instance &&
+        candidate.item.executionId === item.executionId &&
+        candidate.item.id === item.id,
+    );
+    if (row !== undefined) claimed.push(lockForCaller(store, row, claim.lockTimeoutMs, nowMs));
+  }
+  return claimed;
 }
 
 /**

@@ -78,8 +78,14 @@ export interface OrchestrationItemAck extends OrchestrationTurnCommit {
   readonly lockToken: string;
 }
 
-/** Whether one turn of `Provider.ackOrchestrationItems` committed; a failed one carries its own error. */
-export type OrchestrationItemAckOutcome = WorkItemAckOutcome;
+/**
+ * Whether one turn of `Provider.ackOrchestrationItems` committed; a failed one carries its own
+ * error. A committed turn of a call made with an `ActivityClaim` carries the activities it
+ * scheduled that were written claimed for the caller (none when the provider claimed none).
+ */
+export type OrchestrationItemAckOutcome =
+  | { readonly ok: true; readonly claimedActivities?: readonly FetchedWorkItem[] }
+  | { readonly ok: false; readonly error: ProviderError };
 
 /** Identity of a scheduled activity, for cancelling it when it lost a race or its execution ended. */
 export interface ScheduledActivityIdentifier {

@@ -1,4 +1,5 @@
 import type { Event } from '../model/event.js';
+import type { ActivityClaim } from './activity-claim.js';
 import type { WorkItem } from '../model/work-item.js';
 import type { ExecutionMetadata } from './execution-metadata.js';
 import type { DispatcherCapabilityFilter, SessionFetchConfig, TagFilter } from './fetch-filters.js';
@@ -83,9 +84,15 @@ export interface Provider {
    * on its own: a turn whose lock was lost fails alone (with "Invalid lock token") and the others
    * commit. The outcomes come back in the order of `acks`. Rejects (for every turn) only when
    * the call as a whole failed, and then nothing was written.
+   *
+   * With `claim`, the activities the committed turns schedule may be written already claimed
+   * for the caller (see {@link ActivityClaim}); each committed turn's outcome then carries those
+   * of its own, which the caller must run or abandon. A provider that cannot claim so ignores
+   * `claim`, and the activities are fetched as usual.
    */
   ackOrchestrationItems?(
     acks: readonly OrchestrationItemAck[],
+    claim?: ActivityClaim,
   ): Promise<OrchestrationItemAckOutcome[]>;
 
   /**

@@ -50,6 +50,16 @@ export interface RuntimeOptions {
    * @default 20
    */
   readonly workerBatchSize?: number;
+  /**
+   * Lets a batch of turns have the activities it schedules written already claimed for this
+   * runtime's own worker slots, as many as they have room for, in the round trip that commits
+   * the batch: a fan-out's activities then start without a fetch and without waking other
+   * workers. What does not fit, and activities bound to a session, are fetched as usual. Used
+   * with batched turns and batched activity fetches, on a provider that can claim so
+   * (`PostgresProvider` with duro migration 10).
+   * @default true
+   */
+  readonly activityHandoff?: boolean;
   /** Least time between two polls of an idle dispatcher slot. @default 100 */
   readonly dispatcherPollIntervalMs?: number;
   /** How long a fetch may wait for work inside the provider (long poll). @default 30000 */
@@ -113,6 +123,7 @@ export interface ResolvedRuntimeOptions {
   readonly orchestrationBatchSize: number;
   readonly workerConcurrency: number;
   readonly workerBatchSize: number;
+  readonly activityHandoff: boolean;
   readonly dispatcherPollIntervalMs: number;
   readonly dispatcherLongPollTimeoutMs: number;
   readonly orchestratorLockTimeoutMs: number;
@@ -149,6 +160,14 @@ function count(name: string, value: number | undefined, fallback: number, min: n
     throw new RangeError(
       `RuntimeOptions.${name} must be an integer >= ${min}, got ${String(value)}`,
     );
+  }
+  return value;
+}
+
+function flag(name: string, value: boolean | undefined, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'boolean') {
+    throw new TypeError(`RuntimeOptions.${name} must be true or false, got ${String(value)}`);
   }
   return value;
 }
@@ -219,6 +238,7 @@ export function resolveRuntimeOptions(options: RuntimeOptions = {}): ResolvedRun
       DEFAULT_WORKER_BATCH_SIZE,
       1,
     ),
+    activityHandoff: flag('activityHandoff', options.activityHandoff, true),
     dispatcherPollIntervalMs: duration(
       'dispatcherPollIntervalMs',
       options.dispatcherPollIntervalMs,

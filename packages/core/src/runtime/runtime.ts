@@ -134,18 +134,6 @@ export class Runtime {
     // Every dispatcher slot listens on the stop signal.
     setMaxListeners(0, stop, this.haltController.signal);
     const identities = new OrchestrationIdentities(this.provider);
-    const turns = new OrchestrationDispatcher(
-      {
-        provider: this.provider,
-        options: this.options,
-        orchestrations: this.orchestrations,
-        logger,
-        metrics: this.metrics,
-        tracing: this.tracing,
-      },
-      identities,
-      stop,
-    );
     const workers = new WorkerDispatcher(
       {
         provider: this.provider,
@@ -160,6 +148,19 @@ export class Runtime {
       },
       this.runtimeId,
       stop,
+    );
+    const turns = new OrchestrationDispatcher(
+      {
+        provider: this.provider,
+        options: this.options,
+        orchestrations: this.orchestrations,
+        logger,
+        metrics: this.metrics,
+        tracing: this.tracing,
+      },
+      identities,
+      stop,
+      this.options.activityHandoff ? workers : null,
     );
     this.loops = [...turns.run(), ...workers.run()];
     this.stopObservingQueues = observeQueueDepths(

@@ -28,8 +28,11 @@ function batched(provider: Provider): BatchedProvider {
   return provider as BatchedProvider;
 }
 
-/** Running instances, each with an external event waiting: a turn to claim for every one. */
-async function instancesWithTurns(provider: Provider, instances: readonly string[]) {
+/**
+ * Running instances, each with an external event waiting: a turn to claim for every one.
+ * @internal
+ */
+export async function instancesWithTurns(provider: Provider, instances: readonly string[]) {
   for (const instance of instances) await createInstance(provider, instance);
   for (const instance of instances) {
     await provider.enqueueForOrchestrator(
@@ -48,8 +51,11 @@ function fetchBatch(
   return provider.fetchOrchestrationItems(lockTimeoutMs, 0, null, maxItems);
 }
 
-/** The commit of a claimed turn that records the external event it received. */
-function eventTurn(turn: FetchedOrchestrationItem): OrchestrationItemAck {
+/**
+ * The commit of a claimed turn that records the external event it received.
+ * @internal
+ */
+export function eventTurn(turn: FetchedOrchestrationItem): OrchestrationItemAck {
   const { instance } = turn.item;
   return {
     lockToken: turn.lockToken,

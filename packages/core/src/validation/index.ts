@@ -174,3 +174,4 @@ export {
   batchedOrchestrationQueue,
   describeBatchedOrchestrationQueueValidations,
 } from './batched-orchestration-queue.js';
+export { activityClaims, describeActivityClaimValidations } from './activity-claims.js';

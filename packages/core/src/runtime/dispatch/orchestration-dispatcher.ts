@@ -16,6 +16,7 @@ import { SerialFetches } from './serial-fetches.js';
 import { runSlot } from './slot-loop.js';
 import { TurnBatchAcks } from './turn-batch-acks.js';
 import { fetchUnlessStopped, startRenewal } from './stoppable-wait.js';
+import type { ActivityHandoff } from './worker-dispatcher.js';
 
 /**
  * The orchestration side of a runtime, as duroxide's orchestration dispatcher:
@@ -35,6 +36,8 @@ export class OrchestrationDispatcher {
     private readonly deps: TurnDependencies,
     private readonly identities: OrchestrationIdentities,
     private readonly stop: AbortSignal,
+    /** The runtime's worker, to run the activities batch commits claim for it; `null` for none. */
+    private readonly activityHandoff: ActivityHandoff | null,
   ) {
     this.filter = { supportedDuroxideVersions: [deps.options.supportedReplayVersions] };
     this.batchFetches = new SerialFetches(stop);
@@ -101,6 +104,7 @@ export class OrchestrationDispatcher {
     const acks = new TurnBatchAcks(
       ackItems,
       fetched.value.map((turn) => turn.lockToken),
+      this.activityHandoff,
     );
     const deps: TurnDependencies = {
       ...this.deps,

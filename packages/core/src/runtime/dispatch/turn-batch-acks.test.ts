@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import type { ActivityClaim } from '../../provider/activity-claim.js';
+import { TagFilter } from '../../provider/fetch-filters.js';
 import type {
   OrchestrationItemAck,
   OrchestrationItemAckOutcome,
 } from '../../provider/orchestration-item.js';
 import { ProviderError } from '../../provider/provider-error.js';
 import { TurnBatchAcks } from './turn-batch-acks.js';
+import type { ActivityHandoff } from './worker-dispatcher.js';
 
 function turn(lockToken: string): OrchestrationItemAck {
   return {
@@ -42,7 +45,7 @@ const nextTick = () => new Promise((resolve) => setImmediate(resolve));
 describe('TurnBatchAcks', () => {
   it('sends the turns of a batch in one call once every turn has acknowledged', async () => {
     const { calls, ackOrchestrationItems } = recorder();
-    const acks = new TurnBatchAcks(ackOrchestrationItems, ['a', 'b', 'c']);
+    const acks = new TurnBatchAcks(ackOrchestrationItems, ['a', 'b', 'c'], null);
 
     const a = acks.acknowledge(turn('a'));
     const b = acks.acknowledge(turn('b'));
@@ -56,7 +59,7 @@ describe('TurnBatchAcks', () => {
 
   it('does not wait for a turn that finished without acknowledging', async () => {
     const { calls, ackOrchestrationItems } = recorder();
-    const acks = new TurnBatchAcks(ackOrchestrationItems, ['a', 'b']);
+    const acks = new TurnBatchAcks(ackOrchestrationItems, ['a', 'b'], null);
 
     const a = acks.acknowledge(turn('a'));
     acks.finish('b');
@@ -67,7 +70,7 @@ describe('TurnBatchAcks', () => {
 
   it('fails only the turn whose commit failed, with its own error', async () => {
     const { ackOrchestrationItems } = recorder(['b']);
-    const acks = new TurnBatchAcks(ackOrchestrationItems, ['a', 'b']);
+    const acks = new TurnBatchAcks(ackOrchestrationItems, ['a', 'b'], null);
 
     const a = acks.acknowledge(turn('a'));
     const b = acks.acknowledge(turn('b'));
@@ -78,7 +81,7 @@ describe('TurnBatchAcks', () => {
 
   it('sends an acknowledgement made after the batch went out on its own', async () => {
     const { calls, ackOrchestrationItems } = recorder(['a']);
-    const acks = new TurnBatchAcks(ackOrchestrationItems, ['a', 'b']);
+    const acks = new TurnBatchAcks(ackOrchestrationItems, ['a', 'b'], null);
     const first = acks.acknowledge(turn('a'));
     await acks.acknowledge(turn('b'));
     await expect(first).rejects.toThrow();
@@ -87,5 +90,97 @@ describe('TurnBatchAcks', () => {
     await acks.acknowledge(turn('b2'));
 
     expect(calls).toEqual([['a', 'b'], ['b2']]);
+  });
+});
+
+describe('TurnBatchAcks with an activity handoff', () => {
+  const scheduling = (lockToken: string, ids: readonly number[]): OrchestrationItemAck => ({
+    ...turn(lockToken),
+    workerItems: ids.map((id) => ({
+      type: 'ActivityExecute',
+      instance: lockToken,
+      executionId: 1,
+      id,
+      name: 'Work',
+      input: '',
+    })),
+  });
+
+  /** A handoff with `room`, recording what it reserved and what it adopted. */
+  function handoff(room: number) {
+    const reserved: number[] = [];
+    const adopted: string[][] = [];
+    const worker: ActivityHandoff = {
+      reserve(wanted) {
+        reserved.push(wanted);
+        if (room === 0) return null;
+        return {
+          claim: {
+            maxItems: Math.min(room, wanted),
+            lockTimeoutMs: 1_000,
+            tagFilter: TagFilter.any(),
+          },
+          adopt: (activities) => adopted.push(activities.map((a) => a.lockToken)),
+        };
+      },
+    };
+    return { worker, reserved, adopted };
+  }
+
+  it('asks for as many activities as the worker holds room for, and hands over those claimed', async () => {
+    const claims: (ActivityClaim | undefined)[] = [];
+    const ackOrchestrationItems = (
+      acks: readonly OrchestrationItemAck[],
+      claim?: ActivityClaim,
+    ): Promise<OrchestrationItemAckOutcome[]> => {
+      claims.push(claim);
+      return Promise.resolve(
+        acks.map((ack) => ({
+          ok: true,
+          claimedActivities: ack.workerItems.slice(0, 1).map((item) => ({
+            item,
+            lockToken: `claimed-${ack.lockToken}`,
+            attemptCount: 1,
+          })),
+        })),
+      );
+    };
+    const { worker, reserved, adopted } = handoff(3);
+    const acks = new TurnBatchAcks(ackOrchestrationItems, ['a', 'b'], worker);
+
+    await Promise.all([
+      acks.acknowledge(scheduling('a', [1, 2])),
+      acks.acknowledge(scheduling('b', [1, 2, 3])),
+    ]);
+    await nextTick();
+
+    expect(reserved).toEqual([5]);
+    expect(claims.map((claim) => claim?.maxItems)).toEqual([3]);
+    expect(adopted).toEqual([['claimed-a', 'claimed-b']]);
+  });
+
+  it('claims nothing for turns that schedule no activity, or when the worker has no room', async () => {
+    const { calls, ackOrchestrationItems } = recorder();
+    const idle = handoff(5);
+    await new TurnBatchAcks(ackOrchestrationItems, ['a'], idle.worker).acknowledge(turn('a'));
+    const full = handoff(0);
+    await new TurnBatchAcks(ackOrchestrationItems, ['b'], full.worker).acknowledge(
+      scheduling('b', [1]),
+    );
+
+    expect(calls).toEqual([['a'], ['b']]);
+    expect(idle.reserved).toEqual([]);
+    expect(full.reserved).toEqual([1]);
+  });
+
+  it('gives the room back when the commit fails as a whole', async () => {
+    const { worker, adopted } = handoff(2);
+    const failing = () => Promise.reject(new Error('connection lost'));
+    const acks = new TurnBatchAcks(failing, ['a'], worker);
+
+    await expect(acks.acknowledge(scheduling('a', [1]))).rejects.toThrow('connection lost');
+    await nextTick();
+
+    expect(adopted).toEqual([[]]);
   });
 });

@@ -1,13 +1,19 @@
-import type { OrchestrationItemAck } from '../../provider/orchestration-item.js';
+import type {
+  OrchestrationItemAck,
+  OrchestrationItemAckOutcome,
+} from '../../provider/orchestration-item.js';
 import type { Provider } from '../../provider/provider.js';
 import { sendTogether, type QueuedAck } from './batch-call.js';
+import type { ActivityHandoff } from './worker-dispatcher.js';
 
 /**
  * Commits the turns of one fetched batch together, with the provider's `ackOrchestrationItems`.
  * A turn's acknowledgement waits until every turn of the batch has acknowledged or finished, and
  * then they all go out in one call; each still succeeds or fails on its own. Acknowledgements
  * that come later (a retry, the failure a turn records after a failed ack) go out at the next
- * turn of the event loop, together with any others then waiting.
+ * turn of the event loop, together with any others then waiting. With a `handoff`, a call whose
+ * turns schedule activities asks for as many of them as the runtime's worker has room for to be
+ * written claimed, and hands those to the worker.
  * @internal
  */
 export class TurnBatchAcks {
@@ -20,6 +26,7 @@ export class TurnBatchAcks {
   constructor(
     private readonly ackOrchestrationItems: NonNullable<Provider['ackOrchestrationItems']>,
     lockTokens: readonly string[],
+    private readonly handoff: ActivityHandoff | null,
   ) {
     this.waitingFor = new Set(lockTokens);
   }
@@ -51,8 +58,25 @@ export class TurnBatchAcks {
     while (this.pending.length > 0) {
       const batch = this.pending;
       this.pending = [];
-      await sendTogether(batch, this.ackOrchestrationItems, 'ackOrchestrationItems');
+      await sendTogether(batch, (acks) => this.send(acks), 'ackOrchestrationItems');
     }
     this.flushing = false;
+  }
+
+  private async send(acks: OrchestrationItemAck[]): Promise<OrchestrationItemAckOutcome[]> {
+    const scheduled = acks.reduce((sum, ack) => sum + ack.workerItems.length, 0);
+    const ticket = scheduled > 0 ? (this.handoff?.reserve(scheduled) ?? null) : null;
+    if (ticket === null) return this.ackOrchestrationItems(acks);
+    let outcomes: OrchestrationItemAckOutcome[] = [];
+    try {
+      outcomes = await this.ackOrchestrationItems(acks, ticket.claim);
+      return outcomes;
+    } finally {
+      const activities = outcomes.flatMap((outcome) =>
+        outcome.ok ? (outcome.claimedActivities ?? []) : [],
+      );
+      // After the turns' own continuations, which note their executions' identities first.
+      setImmediate(() => ticket.adopt(activities));
+    }
   }
 }

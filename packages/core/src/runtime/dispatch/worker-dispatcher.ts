@@ -1,3 +1,4 @@
+import type { ActivityClaim } from '../../provider/activity-claim.js';
 import type { FetchedWorkItem } from '../../provider/orchestration-item.js';
 import type { SessionFetchConfig } from '../../provider/fetch-filters.js';
 import type { Provider } from '../../provider/provider.js';
@@ -5,6 +6,7 @@ import { withLogFields } from '../logger.js';
 import { renewalIntervalMs } from '../runtime-options.js';
 import { SPAN_ATTRIBUTES, SPAN_NAMES } from '../runtime-tracing.js';
 import { runActivity, type ActivityDependencies } from './activity-execution.js';
+import { BatchSlot } from './batch-slot.js';
 import { SerialFetches } from './serial-fetches.js';
 import { runSlot } from './slot-loop.js';
 import { fetchUnlessStopped, sleepUnlessStopped } from './stoppable-wait.js';
@@ -30,18 +32,40 @@ class SessionTracker {
 }
 
 /**
+ * How the orchestration side hands the worker the activities its turn commits wrote claimed
+ * for it (`Provider.ackOrchestrationItems` with an {@link ActivityClaim}).
+ * @internal
+ */
+export interface ActivityHandoff {
+  /**
+   * Holds room for up to `wanted` activities for one commit; `null` when the worker has none.
+   * The ticket must be settled with `adopt` once the commit has returned or failed.
+   */
+  reserve(wanted: number): HandoffTicket | null;
+}
+
+/** Room held for one commit's claim. @internal */
+export interface HandoffTicket {
+  readonly claim: ActivityClaim;
+  /** Gives the room back and runs the activities the commit claimed (none when it failed). */
+  adopt(activities: readonly FetchedWorkItem[]): void;
+}
+
+/**
  * The worker side of a runtime, as duroxide's worker dispatcher: `workerConcurrency` slots each
  * fetch activities (with session routing while under `maxSessionsPerRuntime`, and the tag
  * filter), and a session manager renews owned sessions and sweeps orphaned ones. When the
  * provider can claim batches and `workerBatchSize` is above 1, a slot keeps up to that many
- * activities running, claiming as many as it has room for in one fetch; otherwise it runs one
- * at a time, as duroxide does.
+ * activities running, claiming as many as it has room for in one fetch, and also runs the
+ * activities turn commits claim for it (see {@link ActivityHandoff}); otherwise it runs one at a
+ * time, as duroxide does.
  * @internal
  */
-export class WorkerDispatcher {
+export class WorkerDispatcher implements ActivityHandoff {
   private readonly sessions = new SessionTracker();
   private readonly acks: WorkItemAcks;
   private readonly batchFetches: SerialFetches;
+  private readonly batchSlots: BatchSlot[] = [];
 
   constructor(
     private readonly deps: Omit<ActivityDependencies, 'acknowledge'>,
@@ -106,8 +130,10 @@ export class WorkerDispatcher {
 
   /**
    * A slot that keeps up to `workerBatchSize` activities running: when it has room it claims
-   * as many as fit in one fetch and starts them all; when it is full it waits for one to end.
-   * The slots' fetches take turns (see {@link SerialFetches}).
+   * as many as fit in one fetch and starts them all; when it is full it waits for room. The
+   * slots' fetches take turns (see {@link SerialFetches}). A fetch waiting for work does not hold
+   * the room it asked for, so activities handed over meanwhile can take it and the slot then
+   * runs more than `workerBatchSize` for a while.
    * It resolves once stopped and every activity it started has finished.
    */
   private async runBatchSlot(
@@ -116,26 +142,20 @@ export class WorkerDispatcher {
     owner: string,
   ): Promise<void> {
     const { options, logger } = this.deps;
-    const running = new Set<Promise<void>>();
-    const start = (fetched: FetchedWorkItem): void => {
-      const run = this.process(fetched, workerId).catch((error: unknown) => {
-        logger.warn({ error: String(error) }, 'Error in fetch_work_items');
-      });
-      running.add(run);
-      void run.finally(() => running.delete(run));
-    };
+    const slot = new BatchSlot(workerId, options.workerBatchSize);
+    this.batchSlots.push(slot);
     await runSlot(
       this.stop,
       options.dispatcherPollIntervalMs,
       logger,
       'fetch_work_items',
       async () => {
-        while (running.size >= options.workerBatchSize) await Promise.race(running);
+        await slot.untilFetchRoom();
         if (this.stop.aborted) return false;
         const fetched = await fetchUnlessStopped(
           this.batchFetches.run(() => {
             // Read when this slot's turn to fetch comes: other slots' fetches may have
-            // started sessions meanwhile.
+            // started sessions meanwhile, and commits may have handed activities here.
             const session = this.sessionRouting(owner);
             const maxNewSessions =
               session === null ? 0 : options.maxSessionsPerRuntime - this.sessions.distinct;
@@ -144,7 +164,7 @@ export class WorkerDispatcher {
               options.dispatcherLongPollTimeoutMs,
               session,
               options.workerTagFilter,
-              options.workerBatchSize - running.size,
+              Math.max(1, slot.fetchRoom),
               maxNewSessions,
             );
           }, []),
@@ -152,11 +172,56 @@ export class WorkerDispatcher {
           (late) => this.giveBack(late),
         );
         if (!fetched || fetched.value.length === 0) return false;
-        for (const item of fetched.value) start(item);
+        for (const item of fetched.value) this.startIn(slot, item);
         return true;
       },
     );
-    await Promise.allSettled(running);
+    await slot.drained();
+  }
+
+  /** Starts one activity in a batch slot. */
+  private startIn(slot: BatchSlot, fetched: FetchedWorkItem): void {
+    slot.run(
+      this.process(fetched, slot.workerId).catch((error: unknown) => {
+        this.deps.logger.warn({ error: String(error) }, 'Error in fetch_work_items');
+      }),
+    );
+  }
+
+  reserve(wanted: number): HandoffTicket | null {
+    if (this.stop.aborted) return null;
+    const held: { slot: BatchSlot; room: number }[] = [];
+    let left = wanted;
+    for (const slot of this.batchSlots) {
+      if (left === 0) break;
+      const room = slot.reserveRoom(left);
+      if (room > 0) held.push({ slot, room });
+      left -= room;
+    }
+    if (held.length === 0) return null;
+    const { options } = this.deps;
+    let settled = false;
+    return {
+      claim: {
+        maxItems: wanted - left,
+        lockTimeoutMs: options.workerLockTimeoutMs,
+        tagFilter: options.workerTagFilter,
+      },
+      adopt: (activities) => {
+        if (settled) throw new Error('a handoff ticket is settled once');
+        settled = true;
+        // The claim took at most the room held, so each activity has a place held for it.
+        let next = 0;
+        for (const { slot, room } of held) {
+          const placed = activities.slice(next, next + room);
+          next += placed.length;
+          if (this.stop.aborted) void this.giveBack(placed);
+          else for (const fetched of placed) this.startIn(slot, fetched);
+          slot.releaseRoom(room);
+        }
+        void this.giveBack(activities.slice(next));
+      },
+    };
   }
 
   /** Runs one fetched work item to its acknowledgement (or abandon). */
@@ -214,7 +279,10 @@ export class WorkerDispatcher {
     }
   }
 
-  /** Fetched items that arrived after shutdown began: their locks go back untouched. */
+  /**
+   * Claimed items this worker will not run (they arrived after shutdown began, or found no
+   * room): their locks go back, the attempt uncounted.
+   */
   private async giveBack(late: readonly FetchedWorkItem[]): Promise<void> {
     await Promise.all(
       late.map((fetched) =>
