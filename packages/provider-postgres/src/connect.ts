@@ -18,6 +18,8 @@ export interface ProviderConnection {
   readonly historyTails: boolean;
   /** Whether the schema also has `duro_fetch_orchestration_items` and `duro_ack_orchestration_items`. */
   readonly turnBatches: boolean;
+  /** Whether a turn batch's commit can write its activities claimed (duro migration 10). */
+  readonly activityClaims: boolean;
 }
 
 /**
@@ -30,6 +32,8 @@ const HISTORY_TAIL_CLAIM_VERSION = 26;
 const HISTORY_TAIL_DURO_VERSION = 2;
 /** The duro-track migration that creates the turn batch procedures, which claim through it. */
 const TURN_BATCH_DURO_VERSION = 3;
+/** The duro-track migration that lets a turn batch's commit write its activities claimed. */
+const ACTIVITY_CLAIM_DURO_VERSION = 10;
 
 interface TrackVersions {
   readonly duroxideVersion: number;
@@ -105,5 +109,8 @@ export async function connectProvider(
     turnBatches:
       versions.duroxideVersion === HISTORY_TAIL_CLAIM_VERSION &&
       versions.duroVersion >= TURN_BATCH_DURO_VERSION,
+    activityClaims:
+      versions.duroxideVersion === HISTORY_TAIL_CLAIM_VERSION &&
+      versions.duroVersion >= ACTIVITY_CLAIM_DURO_VERSION,
   };
 }

@@ -6,6 +6,7 @@ import {
   requireMaxItems,
   requireWorkItemBatchLimits,
   walkInstanceTree,
+  type ActivityClaim,
   type CustomStatus,
   type DeleteInstanceResult,
   type DispatcherCapabilityFilter,
@@ -151,6 +152,8 @@ export class PostgresProvider implements Provider, ProviderAdmin {
   readonly #histories: HistoryCache | null;
   /** Whether the schema has the turn batch procedures (duro migration 3 on duroxide 26). */
   readonly #turnBatches: boolean;
+  /** Whether a turn batch's commit can write its activities claimed (duro migration 10). */
+  readonly #activityClaims: boolean;
   /** The owner that last claimed each session's work through this provider. */
   readonly #sessionOwners = new RecentMap<string, string>(MAX_REMEMBERED_SESSIONS);
   /** The owners that claimed session work through this provider. */
@@ -164,6 +167,7 @@ export class PostgresProvider implements Provider, ProviderAdmin {
         ? new HistoryCache(options.historyCacheSize)
         : null;
     this.#turnBatches = connection.turnBatches;
+    this.#activityClaims = connection.activityClaims;
     const channels = {
       orchestrator: wakeupChannel(connection.schema, 'orchestrator'),
       worker: wakeupChannel(connection.schema, 'worker'),
@@ -319,18 +323,27 @@ export class PostgresProvider implements Provider, ProviderAdmin {
   /**
    * {@inheritDoc @duro/core#Provider.ackOrchestrationItems}
    *
-   * One statement commits the whole batch; on a schema without duro migration 3 the turns are
-   * acknowledged one after another.
+   * One statement commits the whole batch and writes the activities `claim` takes claimed; on a
+   * schema without duro migration 3 the turns are acknowledged one after another, and without
+   * duro migration 10 `claim` is ignored.
    */
   async ackOrchestrationItems(
     acks: readonly OrchestrationItemAck[],
+    claim?: ActivityClaim,
   ): Promise<OrchestrationItemAckOutcome[]> {
     if (!this.#turnBatches) return this.#ackOneByOne(acks);
-    const outcomes = await ackOrchestrationItems(this.#db, acks, (token) =>
-      this.#locks.instanceOf(token),
+    if (claim !== undefined) requireMaxItems('ack_orchestration_item', claim.maxItems);
+    const outcomes = await ackOrchestrationItems(
+      this.#db,
+      acks,
+      (token) => this.#locks.instanceOf(token),
+      this.#activityClaims ? (claim ?? null) : null,
     );
     acks.forEach((ack, index) => {
-      if (outcomes[index]?.ok === true) this.#committedTurn(ack);
+      const outcome = outcomes[index];
+      if (outcome?.ok !== true) return;
+      this.#committedTurn(ack);
+      for (const activity of outcome.claimedActivities ?? []) this.#rememberLock(activity, null);
     });
     return outcomes;
   }

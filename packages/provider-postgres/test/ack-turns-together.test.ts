@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { PostgresProvider } from '../src/index.js';
 import { useTestDatabase } from './support/test-database.js';
 import {
+  activityOf,
   eventOf,
   externalRaised,
   FIRST_TURN,
@@ -27,10 +28,6 @@ function event(instance: string, eventId: number, kind: EventKind): Event {
 
 function externalEvent(instance: string, eventId: number, name: string): Event {
   return event(instance, eventId, { type: 'ExternalEvent', name, data: '"payload"' });
-}
-
-function activity(instance: string, id: number): OrchestrationItemAck['workerItems'][number] {
-  return { type: 'ActivityExecute', instance, executionId: 1, id, name: 'Work', input: `${id}` };
 }
 
 /** A turn of `turn`'s instance: `ack` without its lock token. */
@@ -79,7 +76,7 @@ async function prepare(provider: PostgresProvider): Promise<void> {
     cancel: () => ({
       ...quiet,
       historyDelta: [externalEvent('cancel', 2, 'prepare')],
-      workerItems: [activity('cancel', 2)],
+      workerItems: [activityOf('cancel', 2)],
     }),
   };
   const claimed = await provider.fetchOrchestrationItems(30_000, 0, null, 2);
@@ -95,7 +92,7 @@ const BATCH: Record<string, TurnOf> = {
       externalEvent('timers', 2, 'go'),
       event('timers', 3, { type: 'CustomStatusUpdated', status: 'waiting' }),
     ],
-    workerItems: [activity('timers', 4), activity('timers', 5), activity('timers', 6)],
+    workerItems: [activityOf('timers', 4), activityOf('timers', 5), activityOf('timers', 6)],
     orchestratorItems: [
       { type: 'TimerFired', instance: 'timers', executionId: 1, id: 7, fireAtMs: AT_MS + HOUR_MS },
     ],

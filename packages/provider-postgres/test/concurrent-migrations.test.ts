@@ -32,18 +32,18 @@ describe('concurrent migrations', () => {
     const reports = await migrateInProcesses(schema);
 
     for (const report of reports) {
-      expect(report).toMatchObject({ schema, duroxideVersion: 26, duroVersion: 9 });
+      expect(report).toMatchObject({ schema, duroxideVersion: 26, duroVersion: 10 });
     }
     const applied = reports.flatMap((r) => r.applied.map((a) => `${a.track}:${a.version}`));
     expect(applied).toHaveLength(new Set(applied).size);
-    expect(applied).toHaveLength(33);
+    expect(applied).toHaveLength(34);
     expect(await ledger(schema, '_duroxide_migrations')).toEqual([
       ...Array.from({ length: 21 }, (_, i) => i + 1),
       23,
       25,
       26,
     ]);
-    expect(await ledger(schema, '_duro_migrations')).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(await ledger(schema, '_duro_migrations')).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
 
     const again = await migrateInProcesses(schema);
     expect(again.every((r) => r.applied.length === 0 && r.duroxideVersion === 26)).toBe(true);

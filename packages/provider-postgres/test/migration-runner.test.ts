@@ -171,6 +171,8 @@ describe('migration runner', () => {
       'applied duro 8',
       'applying duro 9',
       'applied duro 9',
+      'applying duro 10',
+      'applied duro 10',
     ]);
   });
 });

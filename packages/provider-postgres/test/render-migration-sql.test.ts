@@ -50,6 +50,7 @@ describe('rendered migration SQL', () => {
       { version: '7', name: '0007_worker_queue_ready_and_lease_indexes.sql' },
       { version: '8', name: '0008_ack_turns_together.sql' },
       { version: '9', name: '0009_claim_takes_undelayed_messages.sql' },
+      { version: '10', name: '0010_turn_commit_claims_its_activities.sql' },
     ]);
   });
 
@@ -71,6 +72,7 @@ describe('rendered migration SQL', () => {
       { track: 'duro', version: 7, name: '0007_worker_queue_ready_and_lease_indexes.sql' },
       { track: 'duro', version: 8, name: '0008_ack_turns_together.sql' },
       { track: 'duro', version: 9, name: '0009_claim_takes_undelayed_messages.sql' },
+      { track: 'duro', version: 10, name: '0010_turn_commit_claims_its_activities.sql' },
     ]);
   });
 

@@ -63,6 +63,7 @@ describe('schema facts', () => {
     );
     expect(extended.functions.map((f) => f.name).filter((n) => n.startsWith('duro_'))).toEqual([
       'duro_ack_orchestration_items',
+      'duro_ack_orchestration_items_claiming',
       'duro_ack_orchestration_turns_together',
       'duro_claim_orchestration_instance',
       'duro_fetch_orchestration_item',

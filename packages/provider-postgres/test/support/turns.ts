@@ -65,3 +65,20 @@ export async function startInstance(provider: Provider, instance: string): Promi
 export function externalRaised(instance: string, name: string): WorkItemOf<'ExternalRaised'> {
   return { type: 'ExternalRaised', instance, name, data: '"payload"' };
 }
+
+/** Activity `id` of the first execution of `instance`, with an optional session or tag. */
+export function activityOf(
+  instance: string,
+  id: number,
+  routing: { sessionId?: string; tag?: string } = {},
+): WorkItemOf<'ActivityExecute'> {
+  return {
+    type: 'ActivityExecute',
+    instance,
+    executionId: 1,
+    id,
+    name: 'Work',
+    input: `${id}`,
+    ...routing,
+  };
+}
