@@ -10,6 +10,7 @@ const COLOURS: Readonly<Record<RuntimeName, string>> = {
   duro: '#2b6cb0',
   'duro-uncached': '#90cdf4',
   'duro-one-turn': '#4fd1c5',
+  'duro-fetched': '#805ad5',
   rust: '#c05621',
 };
 

@@ -72,6 +72,7 @@ const RUNNERS: Readonly<
   duro: runDuroCell,
   'duro-uncached': (url, db, plan) => runDuroCell(url, db, plan, { historyCacheSize: 0 }),
   'duro-one-turn': (url, db, plan) => runDuroCell(url, db, plan, {}, { orchestrationBatchSize: 1 }),
+  'duro-fetched': (url, db, plan) => runDuroCell(url, db, plan, {}, { activityHandoff: false }),
   rust: runRustCell,
 };
 

@@ -30,8 +30,8 @@ export class CompletionTracker {
         const [, , historyDelta, , , metadata] = args;
         noteTurn(historyDelta, metadata);
       },
-      ackOrchestrationItems: async (acks) => {
-        const outcomes = await inner.ackOrchestrationItems(acks);
+      ackOrchestrationItems: async (acks, claim) => {
+        const outcomes = await inner.ackOrchestrationItems(acks, claim);
         acks.forEach((ack, index) => {
           if (outcomes[index]?.ok === true) noteTurn(ack.historyDelta, ack.metadata);
         });

@@ -155,10 +155,17 @@ export class StageTimes {
         ackOne(lockToken, ['turn commit sent', 'turn committed'], () =>
           provider.ackOrchestrationItem(lockToken, ...rest),
         ),
-      ackOrchestrationItems: (acks) =>
-        ackTogether(acks, ['turn commit sent', 'turn committed'], () =>
-          provider.ackOrchestrationItems?.(acks),
-        ),
+      ackOrchestrationItems: async (acks, claim) => {
+        const outcomes = await ackTogether(acks, ['turn commit sent', 'turn committed'], () =>
+          provider.ackOrchestrationItems?.(acks, claim),
+        );
+        // Activities the commit wrote claimed reach the worker without a fetch.
+        fetched(
+          outcomes.flatMap((outcome) => (outcome.ok ? (outcome.claimedActivities ?? []) : [])),
+          'activities fetched',
+        );
+        return outcomes;
+      },
       fetchWorkItem: (...args) =>
         fetchOne('activities fetched', () => provider.fetchWorkItem(...args)),
       fetchWorkItems: (...args) =>

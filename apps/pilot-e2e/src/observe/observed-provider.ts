@@ -193,12 +193,18 @@ export function observeProvider(inner: Provider, options: ObserverOptions): Prov
       },
     }),
     ...(ackOrchestrationItems !== undefined && {
-      async ackOrchestrationItems(acks) {
+      async ackOrchestrationItems(acks, claim) {
         const locks = acks.map(({ lockToken }) => ackSent(lockToken));
         const startedAtMs = Date.now();
-        const outcomes = await ackOrchestrationItems(acks);
+        const outcomes = await ackOrchestrationItems(acks, claim);
         for (const [index, outcome] of outcomes.entries()) {
           if (!outcome.ok) await noteAckFailure(locks[index], outcome.error, startedAtMs);
+          // Activities the commit wrote claimed are this worker's as if it had fetched them.
+          else if (claim !== undefined) {
+            for (const fetched of outcome.claimedActivities ?? []) {
+              await observeWorkFetch(fetched, claim.lockTimeoutMs, startedAtMs);
+            }
+          }
         }
         return outcomes;
       },
