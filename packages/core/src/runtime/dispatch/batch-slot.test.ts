@@ -5,7 +5,7 @@ describe('BatchSlot', () => {
   it('keeps room held for a claim from its own fetches until the claim settles', () => {
     const slot = new BatchSlot('work-0', 4);
     let finish = (): void => undefined;
-    slot.run(new Promise<void>((resolve) => (finish = resolve)));
+    slot.run(() => new Promise<void>((resolve) => (finish = resolve)));
 
     expect(slot.reserveRoom(5)).toBe(3);
     expect(slot.fetchRoom).toBe(0);
@@ -19,7 +19,7 @@ describe('BatchSlot', () => {
   it('wakes a fetch waiting for room when an activity ends or a claim gives room back', async () => {
     const slot = new BatchSlot('work-0', 1);
     let finish = (): void => undefined;
-    slot.run(new Promise<void>((resolve) => (finish = resolve)));
+    slot.run(() => new Promise<void>((resolve) => (finish = resolve)));
     let woke = false;
     const waiting = slot.untilFetchRoom().then(() => (woke = true));
 
@@ -36,11 +36,21 @@ describe('BatchSlot', () => {
     expect(slot.fetchRoom).toBe(1);
   });
 
-  it('is drained once every activity it ran has ended, failed ones included', async () => {
-    const slot = new BatchSlot('work-0', 2);
-    slot.run(Promise.reject(new Error('activity failed')).catch(() => undefined));
-    slot.run(Promise.resolve());
-    await slot.drained();
-    expect(slot.fetchRoom).toBe(2);
+  it("frees an activity's room when its work has finished, and is drained once it settled", async () => {
+    const slot = new BatchSlot('work-0', 1);
+    let settle = (): void => undefined;
+    slot.run(async (finished) => {
+      finished();
+      await new Promise<void>((resolve) => (settle = resolve));
+    });
+    expect(slot.fetchRoom).toBe(1);
+    let drained = false;
+    const draining = slot.drained().then(() => (drained = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(drained).toBe(false);
+
+    settle();
+    await draining;
+    expect(drained).toBe(true);
   });
 });

@@ -5,7 +5,10 @@
  * @internal
  */
 export class BatchSlot {
-  private readonly running = new Set<Promise<void>>();
+  /** Activities started here whose acknowledgement has not settled yet. */
+  private readonly unsettled = new Set<Promise<void>>();
+  /** Activities started here whose own work has not ended: they take the room. */
+  private working = 0;
   private reserved = 0;
   private waiters: (() => void)[] = [];
 
@@ -16,16 +19,26 @@ export class BatchSlot {
 
   /** Activities the slot's own next fetch may ask for. */
   get fetchRoom(): number {
-    return Math.max(0, this.size - this.running.size - this.reserved);
+    return Math.max(0, this.size - this.working - this.reserved);
   }
 
-  /** Counts an activity as running here until it has ended. */
-  run(activity: Promise<void>): void {
-    this.running.add(activity);
-    void activity.finally(() => {
-      this.running.delete(activity);
+  /**
+   * Runs one activity here. `work` calls `finished` once the activity's own work has ended and
+   * only its acknowledgement is left; its room is free from then, or once `work` settles. `work`
+   * must not reject.
+   */
+  run(work: (finished: () => void) => Promise<void>): void {
+    this.working += 1;
+    let counted = true;
+    const finished = (): void => {
+      if (!counted) return;
+      counted = false;
+      this.working -= 1;
       this.wake();
-    });
+    };
+    const settled = work(finished).finally(finished);
+    this.unsettled.add(settled);
+    void settled.finally(() => this.unsettled.delete(settled));
   }
 
   /** Holds up to `wanted` of the free room for a claim; returns how much it held. */
@@ -48,9 +61,9 @@ export class BatchSlot {
     }
   }
 
-  /** Resolves when every activity started here has ended. */
+  /** Resolves when every activity started here has ended and settled its acknowledgement. */
   async drained(): Promise<void> {
-    await Promise.allSettled(this.running);
+    await Promise.allSettled(this.unsettled);
   }
 
   private wake(): void {

@@ -130,7 +130,8 @@ export class WorkerDispatcher implements ActivityHandoff {
 
   /**
    * A slot that keeps up to `workerBatchSize` activities running: when it has room it claims
-   * as many as fit in one fetch and starts them all; when it is full it waits for room. The
+   * as many as fit in one fetch and starts them all; when it is full it waits for room, which an
+   * activity gives back once its acknowledgement is sent (not committed). The
    * slots' fetches take turns (see {@link SerialFetches}). A fetch waiting for work does not hold
    * the room it asked for, so activities handed over meanwhile can take it and the slot then
    * runs more than `workerBatchSize` for a while.
@@ -181,8 +182,8 @@ export class WorkerDispatcher implements ActivityHandoff {
 
   /** Starts one activity in a batch slot. */
   private startIn(slot: BatchSlot, fetched: FetchedWorkItem): void {
-    slot.run(
-      this.process(fetched, slot.workerId).catch((error: unknown) => {
+    slot.run((finished) =>
+      this.process(fetched, slot.workerId, finished).catch((error: unknown) => {
         this.deps.logger.warn({ error: String(error) }, 'Error in fetch_work_items');
       }),
     );
@@ -224,8 +225,15 @@ export class WorkerDispatcher implements ActivityHandoff {
     };
   }
 
-  /** Runs one fetched work item to its acknowledgement (or abandon). */
-  private async process(fetched: FetchedWorkItem, workerId: string): Promise<void> {
+  /**
+   * Runs one fetched work item to its acknowledgement (or abandon); `finished` is called when its
+   * acknowledgement is sent.
+   */
+  private async process(
+    fetched: FetchedWorkItem,
+    workerId: string,
+    finished?: () => void,
+  ): Promise<void> {
     const { options, provider, logger } = this.deps;
     const { item, lockToken, attemptCount } = fetched;
     this.deps.metrics.increment('workerDispatcherItemsFetched');
@@ -246,7 +254,10 @@ export class WorkerDispatcher implements ActivityHandoff {
     const tracked = this.acks.track(item.instance, item.executionId);
     const deps: ActivityDependencies = {
       ...this.deps,
-      acknowledge: tracked.acknowledge,
+      acknowledge: (acknowledgedToken, completion) => {
+        finished?.();
+        return tracked.acknowledge(acknowledgedToken, completion);
+      },
       logger: withLogFields(logger, {
         instanceId: item.instance,
         executionId: item.executionId,
