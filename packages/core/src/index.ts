@@ -63,7 +63,7 @@ export {
   type SessionFetchConfig,
 } from './provider/fetch-filters.js';
 export { deleteInstanceTree, walkInstanceTree } from './provider/instance-tree.js';
-export type { ActivityClaim } from './provider/activity-claim.js';
+export { activityClaimTakes, type ActivityClaim } from './provider/activity-claim.js';
 export type {
   DeleteInstanceResult,
   ExecutionInfo,

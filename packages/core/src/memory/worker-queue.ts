@@ -1,5 +1,5 @@
 import type { WorkItem, WorkItemOf } from '../model/work-item.js';
-import type { ActivityClaim } from '../provider/activity-claim.js';
+import { activityClaimTakes, type ActivityClaim } from '../provider/activity-claim.js';
 import {
   type SessionFetchConfig,
   type TagFilter,
@@ -118,8 +118,7 @@ export function claimScheduledActivities(
   const claimed: FetchedWorkItem[] = [];
   for (const item of scheduled) {
     if (claimed.length >= maxItems) break;
-    if (item.type !== 'ActivityExecute' || item.sessionId !== undefined) continue;
-    if (!tagFilterMatches(claim.tagFilter, item.tag)) continue;
+    if (!activityClaimTakes(claim, item)) continue;
     const row = store.workerQueue.find(
       (candidate) =>
         candidate.lockToken === null &&

@@ -1,4 +1,5 @@
-import type { TagFilter } from './fetch-filters.js';
+import type { WorkItem, WorkItemOf } from '../model/work-item.js';
+import { tagFilterMatches, type TagFilter } from './fetch-filters.js';
 
 /**
  * Asks `Provider.ackOrchestrationItems` to write the activities the committed turns schedule
@@ -15,4 +16,19 @@ export interface ActivityClaim {
   readonly lockTimeoutMs: number;
   /** Which activity tags the caller's worker takes. */
   readonly tagFilter: TagFilter;
+}
+
+/**
+ * Whether `claim` takes `item`: an activity without a session (its work belongs to the session's
+ * owner) whose tag the claim's filter takes. How many a call takes is the caller's count.
+ */
+export function activityClaimTakes(
+  claim: ActivityClaim,
+  item: WorkItem,
+): item is WorkItemOf<'ActivityExecute'> {
+  return (
+    item.type === 'ActivityExecute' &&
+    item.sessionId === undefined &&
+    tagFilterMatches(claim.tagFilter, item.tag)
+  );
 }

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import {
   ProviderError,
+  activityClaimTakes,
   requireDistinctLockTokens,
-  tagFilterMatches,
   type ActivityClaim,
   type DispatcherCapabilityFilter,
   type FetchedWorkItem,
@@ -103,10 +103,7 @@ function activityClaims(sent: readonly Sendable[], claim: ActivityClaim): Activi
     const ownClaims: FetchedWorkItem[] = [];
     claimed.push(ownClaims);
     return ack.workerItems.map((item) => {
-      if (left === 0 || item.type !== 'ActivityExecute' || item.sessionId !== undefined) {
-        return null;
-      }
-      if (!tagFilterMatches(claim.tagFilter, item.tag)) return null;
+      if (left === 0 || !activityClaimTakes(claim, item)) return null;
       left -= 1;
       const lockToken = `lock_${randomUUID()}`;
       ownClaims.push({ item, lockToken, attemptCount: 1 });
