@@ -10,6 +10,7 @@ import { BatchSlot } from './batch-slot.js';
 import { SerialFetches } from './serial-fetches.js';
 import { runSlot } from './slot-loop.js';
 import { fetchUnlessStopped, sleepUnlessStopped } from './stoppable-wait.js';
+import type { ClaimedTurnRunner } from './orchestration-dispatcher.js';
 import { WorkItemAcks } from './work-item-acks.js';
 
 /** Counts the distinct sessions this runtime serves (duroxide's `SessionTracker`). */
@@ -74,6 +75,14 @@ export class WorkerDispatcher implements ActivityHandoff {
   ) {
     this.acks = new WorkItemAcks(deps.provider);
     this.batchFetches = new SerialFetches(stop);
+  }
+
+  /**
+   * Lets the acknowledgements of activity completions claim and run the turns they wake with
+   * `turns` (see {@link WorkItemAcks}).
+   */
+  runTurnsWith(turns: ClaimedTurnRunner): void {
+    this.acks.runTurnsWith(turns);
   }
 
   /** Starts every slot and the session manager; resolves when all have stopped. */
@@ -251,7 +260,7 @@ export class WorkerDispatcher implements ActivityHandoff {
         return;
       }
     }
-    const tracked = this.acks.track(item.instance, item.executionId);
+    const tracked = this.acks.track(item.instance, item.executionId, attemptCount);
     const deps: ActivityDependencies = {
       ...this.deps,
       acknowledge: (acknowledgedToken, completion) => {

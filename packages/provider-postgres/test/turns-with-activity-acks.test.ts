@@ -1,0 +1,284 @@
+import {
+  Client,
+  Runtime,
+  type FetchedOrchestrationItem,
+  type OrchestrationContext,
+  type OrchestrationItemAck,
+  type RunClaimedTurns,
+  type TurnClaim,
+  type WorkItemOf,
+} from '@duro/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { PostgresProvider } from '../src/index.js';
+import { useTestDatabase } from './support/test-database.js';
+import { activityOf, eventOf, externalRaised, FIRST_TURN, startInstance } from './support/turns.js';
+
+// `ackWorkItemsRunningTurns`: an activity acknowledgement claims the turns its completions wake,
+// in its own transaction, and the first commit of those turns commits everything at once.
+const database = useTestDatabase();
+const runtimes: Runtime[] = [];
+
+afterEach(async () => {
+  await Promise.all(runtimes.splice(0).map((runtime) => runtime.shutdown(2_000)));
+});
+
+const CLAIM: TurnClaim = { maxItems: 8, lockTimeoutMs: 30_000, filter: null };
+
+/** The completion of activity 2 of `instance`. */
+const completed = (instance: string): WorkItemOf<'ActivityCompleted'> => ({
+  type: 'ActivityCompleted',
+  instance,
+  executionId: 1,
+  id: 2,
+  result: '"done"',
+});
+
+/** Starts `instance`, schedules its activity 2 and claims it; returns the activity's lock token. */
+async function runningActivity(provider: PostgresProvider, instance: string): Promise<string> {
+  await startInstance(provider, instance);
+  await provider.enqueueForWorker(activityOf(instance, 2));
+  const [activity] = await provider.fetchWorkItems(30_000, 0, null, { type: 'DefaultOnly' }, 1, 0);
+  if (activity === undefined) throw new Error(`no activity of ${instance}`);
+  return activity.lockToken;
+}
+
+/** The commit of a turn that records the completion and keeps running. */
+const recordingCompletion = (turn: FetchedOrchestrationItem): OrchestrationItemAck => ({
+  lockToken: turn.lockToken,
+  executionId: 1,
+  historyDelta: [eventOf(turn.item.instance, 2, { type: 'ActivityCompleted', result: '"done"' })],
+  workerItems: [],
+  orchestratorItems: [],
+  metadata: FIRST_TURN,
+  cancelledActivities: [],
+});
+
+interface MessageRow {
+  work_item: string;
+  lock_token: string | null;
+  attempt_count: number;
+}
+
+/** The queued messages of `instance`, in order, as [work item type, lock token, attempt count]. */
+const messagesOf = async (
+  provider: PostgresProvider,
+  instance: string,
+): Promise<[string, string | null, number][]> =>
+  (
+    await database.query<MessageRow>(
+      `SELECT work_item, lock_token, attempt_count FROM "${provider.schema}".orchestrator_queue
+       WHERE instance_id = $1 ORDER BY id`,
+      [instance],
+    )
+  ).map((row) => [
+    Object.keys(JSON.parse(row.work_item) as object)[0] ?? '',
+    row.lock_token,
+    row.attempt_count,
+  ]);
+
+/** The kinds of the stored events of `instance`, in order. */
+const eventKindsOf = async (provider: PostgresProvider, instance: string): Promise<string[]> =>
+  (
+    await database.query<{ kind: string }>(
+      `SELECT event_data::jsonb->>'type' AS kind FROM "${provider.schema}".history
+       WHERE instance_id = $1 ORDER BY event_id`,
+      [instance],
+    )
+  ).map((row) => row.kind);
+
+const queuedActivities = async (provider: PostgresProvider): Promise<number> =>
+  (await database.query(`SELECT 1 FROM "${provider.schema}".worker_queue`)).length;
+
+describe('ackWorkItemsRunningTurns', () => {
+  it('claims the turn a completion wakes and commits both in one transaction', async () => {
+    const provider = await database.newProvider({}, 'ackturns');
+    const lockToken = await runningActivity(provider, 'a');
+    const seenInside: unknown[] = [];
+    const outcomes = await provider.ackWorkItemsRunningTurns(
+      [{ lockToken, completion: completed('a') }],
+      CLAIM,
+      async (turns, commit) => {
+        expect(turns.map((turn) => turn.item.instance)).toEqual(['a']);
+        expect(turns[0]?.item.messages).toEqual([completed('a')]);
+        expect(turns[0]?.attemptCount).toBe(1);
+        // Nothing is committed yet: others still see the activity queued and no message.
+        seenInside.push(await queuedActivities(provider), await messagesOf(provider, 'a'));
+        const committed = await commit(turns.map(recordingCompletion));
+        expect(committed).toEqual([{ ok: true, claimedActivities: [] }]);
+      },
+    );
+    expect(outcomes).toEqual([{ ok: true }]);
+    expect(seenInside).toEqual([1, []]);
+    expect(await queuedActivities(provider)).toBe(0);
+    expect(await messagesOf(provider, 'a')).toEqual([]);
+    expect(await eventKindsOf(provider, 'a')).toEqual([
+      'OrchestrationStarted',
+      'ActivityCompleted',
+    ]);
+    const locks = await database.query(`SELECT 1 FROM "${provider.schema}".instance_locks`);
+    expect(locks).toHaveLength(0);
+  });
+
+  it('gives back a turn its runner leaves, without counting an attempt', async () => {
+    const provider = await database.newProvider({}, 'ackturnsleft');
+    const lockToken = await runningActivity(provider, 'a');
+    let claimed = 0;
+    const outcomes = await provider.ackWorkItemsRunningTurns(
+      [{ lockToken, completion: completed('a') }],
+      CLAIM,
+      async (turns) => {
+        claimed = turns.length;
+      },
+    );
+    expect({ outcomes, claimed }).toEqual({ outcomes: [{ ok: true }], claimed: 1 });
+    expect(await messagesOf(provider, 'a')).toEqual([['ActivityCompleted', null, 0]]);
+    const [turn] = await provider.fetchOrchestrationItems(30_000, 0, null, 8);
+    expect(turn?.item.messages).toEqual([completed('a')]);
+    expect(turn?.attemptCount).toBe(1);
+  });
+
+  it('abandons and renews a claimed turn within the transaction', async () => {
+    const provider = await database.newProvider({}, 'ackturnsabandon');
+    const lockToken = await runningActivity(provider, 'a');
+    await provider.ackWorkItemsRunningTurns(
+      [{ lockToken, completion: completed('a') }],
+      CLAIM,
+      async ([turn]) => {
+        if (turn === undefined) throw new Error('no turn claimed');
+        // Outside the transaction the lock does not exist yet: these only work inside it.
+        await provider.renewOrchestrationItemLock(turn.lockToken, 60_000);
+        await provider.abandonOrchestrationItem(turn.lockToken, null, false);
+      },
+    );
+    expect(await messagesOf(provider, 'a')).toEqual([['ActivityCompleted', null, 1]]);
+    expect(await queuedActivities(provider)).toBe(0);
+  });
+
+  it('acknowledges the activities alone when the runner fails before committing', async () => {
+    const provider = await database.newProvider({}, 'ackturnsfail');
+    const lockToken = await runningActivity(provider, 'a');
+    const outcomes = await provider.ackWorkItemsRunningTurns(
+      [{ lockToken, completion: completed('a') }],
+      CLAIM,
+      () => Promise.reject(new Error('the runner broke')),
+    );
+    expect(outcomes).toEqual([{ ok: true }]);
+    expect(await queuedActivities(provider)).toBe(0);
+    expect(await messagesOf(provider, 'a')).toEqual([['ActivityCompleted', null, 0]]);
+    expect(await eventKindsOf(provider, 'a')).toEqual(['OrchestrationStarted']);
+  });
+
+  it('loses the transaction to the server when its runner hangs past the lease', async () => {
+    const provider = await database.newProvider({}, 'ackturnshang');
+    const lockToken = await runningActivity(provider, 'a');
+    let commitFailure: unknown = null;
+    const outcomes = await provider.ackWorkItemsRunningTurns(
+      [{ lockToken, completion: completed('a') }],
+      { ...CLAIM, lockTimeoutMs: 300 },
+      async (turns, commit) => {
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        commitFailure = await commit(turns.map(recordingCompletion)).then(
+          () => null,
+          (error: unknown) => error,
+        );
+      },
+    );
+    expect(commitFailure).not.toBeNull();
+    // The activity is still acknowledged, on its own; the turn's message waits for a fetch.
+    expect(outcomes).toEqual([{ ok: true }]);
+    expect(await queuedActivities(provider)).toBe(0);
+    expect(await messagesOf(provider, 'a')).toEqual([['ActivityCompleted', null, 0]]);
+  });
+
+  it('leaves instances another turn holds to be fetched', async () => {
+    const provider = await database.newProvider({}, 'ackturnsheld');
+    const lockToken = await runningActivity(provider, 'a');
+    await provider.enqueueForOrchestrator(externalRaised('a', 'go'), null);
+    const held = await provider.fetchOrchestrationItem(30_000, 0, null);
+    expect(held?.item.instance).toBe('a');
+    const runTurns: RunClaimedTurns = () => Promise.reject(new Error('nothing to run'));
+    const outcomes = await provider.ackWorkItemsRunningTurns(
+      [{ lockToken, completion: completed('a') }],
+      CLAIM,
+      runTurns,
+    );
+    expect(outcomes).toEqual([{ ok: true }]);
+    const messages = await messagesOf(provider, 'a');
+    expect(messages.map(([, lockToken]) => lockToken === null)).toEqual([false, true]);
+  });
+
+  it('fails an acknowledgement whose lock is gone alone, and claims no turn for it', async () => {
+    const provider = await database.newProvider({}, 'ackturnsgone');
+    const lockToken = await runningActivity(provider, 'a');
+    const live = await runningActivity(provider, 'b');
+    const claimedFor: string[] = [];
+    const outcomes = await provider.ackWorkItemsRunningTurns(
+      [
+        { lockToken: `${lockToken}-gone`, completion: completed('a') },
+        { lockToken: live, completion: completed('b') },
+      ],
+      CLAIM,
+      async (turns, commit) => {
+        claimedFor.push(...turns.map((turn) => turn.item.instance));
+        await commit(turns.map(recordingCompletion));
+      },
+    );
+    expect(outcomes[0]).toMatchObject({ ok: false });
+    expect(outcomes[1]).toEqual({ ok: true });
+    expect(claimedFor).toEqual(['b']);
+  });
+});
+
+const fanOut = function* (ctx: OrchestrationContext) {
+  const tasks = [0, 1, 2, 3, 4].map((index) => ctx.scheduleActivity('Echo', index));
+  return (yield ctx.all(tasks)) as unknown;
+};
+
+/** Runs a five-activity fan-out and counts the turns the dispatcher's slots fetched. */
+async function runFanOut(
+  provider: PostgresProvider,
+  turnsWithActivityAcks: boolean,
+): Promise<{ output: unknown; fetchedTurns: number }> {
+  let fetchedTurns = 0;
+  const fetchOrchestrationItems: PostgresProvider['fetchOrchestrationItems'] = async (...args) => {
+    const turns = await provider.fetchOrchestrationItems(...args);
+    fetchedTurns += turns.length;
+    return turns;
+  };
+  // Every other call goes to the provider itself, whose methods use its private fields.
+  const counting = new Proxy(provider, {
+    get(target, property) {
+      if (property === 'fetchOrchestrationItems') return fetchOrchestrationItems;
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+    },
+  });
+  const runtime = new Runtime(counting, {
+    dispatcherPollIntervalMs: 10,
+    dispatcherLongPollTimeoutMs: 200,
+    logLevel: 'silent',
+    turnsWithActivityAcks,
+  });
+  runtime.registerOrchestration('FanOut', fanOut);
+  runtime.registerActivity('Echo', async (_ctx, index) => `echo ${String(index)}`);
+  await runtime.start();
+  runtimes.push(runtime);
+  const client = new Client(provider);
+  await client.startOrchestration('fan', 'FanOut', null);
+  const output = await client.waitForOrchestrationTyped('fan', 20_000);
+  return { output, fetchedTurns };
+}
+
+const ECHOES = [0, 1, 2, 3, 4].map((index) => ({ ok: `echo ${index}` }));
+
+describe('a runtime with turnsWithActivityAcks', () => {
+  it('runs the turn that completions wake without fetching it', async () => {
+    const provider = await database.newProvider({}, 'ackturnsruntime');
+    expect(await runFanOut(provider, true)).toEqual({ output: ECHOES, fetchedTurns: 1 });
+  });
+
+  it('fetches every turn with the option off', async () => {
+    const provider = await database.newProvider({}, 'ackturnsoff');
+    expect(await runFanOut(provider, false)).toEqual({ output: ECHOES, fetchedTurns: 2 });
+  });
+});
