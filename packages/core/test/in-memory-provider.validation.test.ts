@@ -1,6 +1,7 @@
 import { InMemoryProvider, type Provider } from '../src/index.js';
 import {
   describeActivityClaimValidations,
+  describeTurnClaimValidations,
   describeBatchedOrchestrationQueueValidations,
   describeBatchedWorkerQueueValidations,
   describeProviderValidations,
@@ -34,3 +35,4 @@ describeProviderValidations(factory);
 describeBatchedWorkerQueueValidations(factory);
 describeBatchedOrchestrationQueueValidations(factory);
 describeActivityClaimValidations(factory);
+describeTurnClaimValidations(factory);

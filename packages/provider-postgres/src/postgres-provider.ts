@@ -5,8 +5,8 @@ import {
   requireDistinctLockTokens,
   requireMaxItems,
   requireWorkItemBatchLimits,
+  turnClaimInstances,
   walkInstanceTree,
-  workItemInstance,
   type ActivityClaim,
   type CustomStatus,
   type DeleteInstanceResult,
@@ -541,7 +541,7 @@ export class PostgresProvider implements Provider, ProviderAdmin {
     // A process that hangs in the turns loses the transaction after a lease, as it would a lock.
     const standing = await this.#db.transaction(Math.ceil(claim.lockTimeoutMs), async (tx, end) => {
       const outcomes = await ackWorkItems(tx, acks, instanceOf);
-      const woken = wokenInstances(acks, outcomes, claim.maxItems);
+      const woken = turnClaimInstances(claim, acks, outcomes);
       return (await this.#runTurnsIn(tx, end, woken, claim, runTurns)) ? outcomes : null;
     });
     // Turns that failed as a whole took the acknowledgement down with them: it goes alone.
@@ -767,22 +767,4 @@ export class PostgresProvider implements Provider, ProviderAdmin {
   async pruneExecutionsBulk(filter: InstanceFilter, options: PruneOptions): Promise<PruneResult> {
     return pruneExecutionsBulk(this.#db, filter, options);
   }
-}
-
-/**
- * The instances the completions among `acks` that were acknowledged go to, each once, in order,
- * at most `maxItems` of them.
- */
-function wokenInstances(
-  acks: readonly WorkItemAck[],
-  outcomes: readonly WorkItemAckOutcome[],
-  maxItems: number,
-): string[] {
-  const instances = new Set<string>();
-  acks.forEach(({ completion }, index) => {
-    if (completion !== null && outcomes[index]?.ok === true && instances.size < maxItems) {
-      instances.add(workItemInstance(completion));
-    }
-  });
-  return [...instances];
 }

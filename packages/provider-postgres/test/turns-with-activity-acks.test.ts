@@ -4,23 +4,33 @@ import {
   type FetchedOrchestrationItem,
   type OrchestrationContext,
   type OrchestrationItemAck,
-  type RunClaimedTurns,
   type TurnClaim,
   type WorkItemOf,
 } from '@duro/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describeTurnClaimValidations } from '@duro/core/validation';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { PostgresProvider } from '../src/index.js';
+import { postgresValidationFactory } from '../src/validation/index.js';
 import { useTestDatabase } from './support/test-database.js';
-import { activityOf, eventOf, externalRaised, FIRST_TURN, startInstance } from './support/turns.js';
+import { activityOf, eventOf, FIRST_TURN, startInstance } from './support/turns.js';
 
 // `ackWorkItemsRunningTurns`: an activity acknowledgement claims the turns its completions wake,
-// in its own transaction, and the first commit of those turns commits everything at once.
+// in its own transaction, and the first commit of those turns commits everything at once. The
+// shared validations hold it to the contract; the tests below cover what is PostgreSQL's own:
+// the one transaction, the server ending a hung one, and a runtime using it.
 const database = useTestDatabase();
+const factory = postgresValidationFactory({
+  url: database.url,
+  newSchemaName: () => database.newSchemaName('turnclaims'),
+});
 const runtimes: Runtime[] = [];
 
 afterEach(async () => {
   await Promise.all(runtimes.splice(0).map((runtime) => runtime.shutdown(2_000)));
 });
+afterAll(() => factory.close());
+
+describeTurnClaimValidations(factory);
 
 const CLAIM: TurnClaim = { maxItems: 8, lockTimeoutMs: 30_000, filter: null };
 
@@ -119,55 +129,6 @@ describe('ackWorkItemsRunningTurns', () => {
     expect(locks).toHaveLength(0);
   });
 
-  it('gives back a turn its runner leaves, without counting an attempt', async () => {
-    const provider = await database.newProvider({}, 'ackturnsleft');
-    const lockToken = await runningActivity(provider, 'a');
-    let claimed = 0;
-    const outcomes = await provider.ackWorkItemsRunningTurns(
-      [{ lockToken, completion: completed('a') }],
-      CLAIM,
-      async (turns) => {
-        claimed = turns.length;
-      },
-    );
-    expect({ outcomes, claimed }).toEqual({ outcomes: [{ ok: true }], claimed: 1 });
-    expect(await messagesOf(provider, 'a')).toEqual([['ActivityCompleted', null, 0]]);
-    const [turn] = await provider.fetchOrchestrationItems(30_000, 0, null, 8);
-    expect(turn?.item.messages).toEqual([completed('a')]);
-    expect(turn?.attemptCount).toBe(1);
-  });
-
-  it('abandons and renews a claimed turn within the transaction', async () => {
-    const provider = await database.newProvider({}, 'ackturnsabandon');
-    const lockToken = await runningActivity(provider, 'a');
-    await provider.ackWorkItemsRunningTurns(
-      [{ lockToken, completion: completed('a') }],
-      CLAIM,
-      async ([turn]) => {
-        if (turn === undefined) throw new Error('no turn claimed');
-        // Outside the transaction the lock does not exist yet: these only work inside it.
-        await provider.renewOrchestrationItemLock(turn.lockToken, 60_000);
-        await provider.abandonOrchestrationItem(turn.lockToken, null, false);
-      },
-    );
-    expect(await messagesOf(provider, 'a')).toEqual([['ActivityCompleted', null, 1]]);
-    expect(await queuedActivities(provider)).toBe(0);
-  });
-
-  it('acknowledges the activities alone when the runner fails before committing', async () => {
-    const provider = await database.newProvider({}, 'ackturnsfail');
-    const lockToken = await runningActivity(provider, 'a');
-    const outcomes = await provider.ackWorkItemsRunningTurns(
-      [{ lockToken, completion: completed('a') }],
-      CLAIM,
-      () => Promise.reject(new Error('the runner broke')),
-    );
-    expect(outcomes).toEqual([{ ok: true }]);
-    expect(await queuedActivities(provider)).toBe(0);
-    expect(await messagesOf(provider, 'a')).toEqual([['ActivityCompleted', null, 0]]);
-    expect(await eventKindsOf(provider, 'a')).toEqual(['OrchestrationStarted']);
-  });
-
   it('loses the transaction to the server when its runner hangs past the lease', async () => {
     const provider = await database.newProvider({}, 'ackturnshang');
     const lockToken = await runningActivity(provider, 'a');
@@ -188,44 +149,6 @@ describe('ackWorkItemsRunningTurns', () => {
     expect(outcomes).toEqual([{ ok: true }]);
     expect(await queuedActivities(provider)).toBe(0);
     expect(await messagesOf(provider, 'a')).toEqual([['ActivityCompleted', null, 0]]);
-  });
-
-  it('leaves instances another turn holds to be fetched', async () => {
-    const provider = await database.newProvider({}, 'ackturnsheld');
-    const lockToken = await runningActivity(provider, 'a');
-    await provider.enqueueForOrchestrator(externalRaised('a', 'go'), null);
-    const held = await provider.fetchOrchestrationItem(30_000, 0, null);
-    expect(held?.item.instance).toBe('a');
-    const runTurns: RunClaimedTurns = () => Promise.reject(new Error('nothing to run'));
-    const outcomes = await provider.ackWorkItemsRunningTurns(
-      [{ lockToken, completion: completed('a') }],
-      CLAIM,
-      runTurns,
-    );
-    expect(outcomes).toEqual([{ ok: true }]);
-    const messages = await messagesOf(provider, 'a');
-    expect(messages.map(([, lockToken]) => lockToken === null)).toEqual([false, true]);
-  });
-
-  it('fails an acknowledgement whose lock is gone alone, and claims no turn for it', async () => {
-    const provider = await database.newProvider({}, 'ackturnsgone');
-    const lockToken = await runningActivity(provider, 'a');
-    const live = await runningActivity(provider, 'b');
-    const claimedFor: string[] = [];
-    const outcomes = await provider.ackWorkItemsRunningTurns(
-      [
-        { lockToken: `${lockToken}-gone`, completion: completed('a') },
-        { lockToken: live, completion: completed('b') },
-      ],
-      CLAIM,
-      async (turns, commit) => {
-        claimedFor.push(...turns.map((turn) => turn.item.instance));
-        await commit(turns.map(recordingCompletion));
-      },
-    );
-    expect(outcomes[0]).toMatchObject({ ok: false });
-    expect(outcomes[1]).toEqual({ ok: true });
-    expect(claimedFor).toEqual(['b']);
   });
 });
 

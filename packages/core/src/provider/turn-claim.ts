@@ -1,9 +1,12 @@
+import { workItemInstance } from '../model/work-item.js';
 import type { ActivityClaim } from './activity-claim.js';
 import type { DispatcherCapabilityFilter } from './fetch-filters.js';
 import type {
   FetchedOrchestrationItem,
   OrchestrationItemAck,
   OrchestrationItemAckOutcome,
+  WorkItemAck,
+  WorkItemAckOutcome,
 } from './orchestration-item.js';
 
 /**
@@ -40,3 +43,22 @@ export type RunClaimedTurns = (
   turns: readonly FetchedOrchestrationItem[],
   commit: CommitClaimedTurns,
 ) => Promise<void>;
+
+/**
+ * The instances a `TurnClaim` asks for: those the acknowledged completions among `acks` go to,
+ * each once, in the order of `acks`, at most `claim.maxItems` of them. Whether each can be
+ * claimed is the provider's to find out.
+ */
+export function turnClaimInstances(
+  claim: TurnClaim,
+  acks: readonly WorkItemAck[],
+  outcomes: readonly WorkItemAckOutcome[],
+): string[] {
+  const instances = new Set<string>();
+  acks.forEach(({ completion }, index) => {
+    if (completion !== null && outcomes[index]?.ok === true && instances.size < claim.maxItems) {
+      instances.add(workItemInstance(completion));
+    }
+  });
+  return [...instances];
+}
