@@ -1,16 +1,15 @@
-import {
-  Client,
+import type {
+  FetchedOrchestrationItem,
+  OrchestrationItemAck,
   Runtime,
-  type FetchedOrchestrationItem,
-  type OrchestrationContext,
-  type OrchestrationItemAck,
-  type TurnClaim,
-  type WorkItemOf,
+  TurnClaim,
+  WorkItemOf,
 } from '@duro/core';
 import { describeTurnClaimValidations } from '@duro/core/validation';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { PostgresProvider } from '../src/index.js';
 import { postgresValidationFactory } from '../src/validation/index.js';
+import { echoes, runFanOut } from './support/fan-out-runtime.js';
 import { useTestDatabase } from './support/test-database.js';
 import { activityOf, eventOf, FIRST_TURN, startInstance } from './support/turns.js';
 
@@ -152,56 +151,17 @@ describe('ackWorkItemsRunningTurns', () => {
   });
 });
 
-const fanOut = function* (ctx: OrchestrationContext) {
-  const tasks = [0, 1, 2, 3, 4].map((index) => ctx.scheduleActivity('Echo', index));
-  return (yield ctx.all(tasks)) as unknown;
-};
-
-/** Runs a five-activity fan-out and counts the turns the dispatcher's slots fetched. */
-async function runFanOut(
-  provider: PostgresProvider,
-  turnsWithActivityAcks: boolean,
-): Promise<{ output: unknown; fetchedTurns: number }> {
-  let fetchedTurns = 0;
-  const fetchOrchestrationItems: PostgresProvider['fetchOrchestrationItems'] = async (...args) => {
-    const turns = await provider.fetchOrchestrationItems(...args);
-    fetchedTurns += turns.length;
-    return turns;
-  };
-  // Every other call goes to the provider itself, whose methods use its private fields.
-  const counting = new Proxy(provider, {
-    get(target, property) {
-      if (property === 'fetchOrchestrationItems') return fetchOrchestrationItems;
-      const value: unknown = Reflect.get(target, property, target);
-      return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
-    },
-  });
-  const runtime = new Runtime(counting, {
-    dispatcherPollIntervalMs: 10,
-    dispatcherLongPollTimeoutMs: 200,
-    logLevel: 'silent',
-    turnsWithActivityAcks,
-  });
-  runtime.registerOrchestration('FanOut', fanOut);
-  runtime.registerActivity('Echo', async (_ctx, index) => `echo ${String(index)}`);
-  await runtime.start();
-  runtimes.push(runtime);
-  const client = new Client(provider);
-  await client.startOrchestration('fan', 'FanOut', null);
-  const output = await client.waitForOrchestrationTyped('fan', 20_000);
-  return { output, fetchedTurns };
-}
-
-const ECHOES = [0, 1, 2, 3, 4].map((index) => ({ ok: `echo ${index}` }));
-
 describe('a runtime with turnsWithActivityAcks', () => {
   it('runs the turn that completions wake without fetching it', async () => {
     const provider = await database.newProvider({}, 'ackturnsruntime');
-    expect(await runFanOut(provider, true)).toEqual({ output: ECHOES, fetchedTurns: 1 });
+    const result = await runFanOut(provider, 5, {}, 'fetchOrchestrationItems', runtimes);
+    expect(result).toEqual({ output: echoes(5), fetched: 1 });
   });
 
   it('fetches every turn with the option off', async () => {
     const provider = await database.newProvider({}, 'ackturnsoff');
-    expect(await runFanOut(provider, false)).toEqual({ output: ECHOES, fetchedTurns: 2 });
+    const options = { turnsWithActivityAcks: false };
+    const result = await runFanOut(provider, 5, options, 'fetchOrchestrationItems', runtimes);
+    expect(result).toEqual({ output: echoes(5), fetched: 2 });
   });
 });
