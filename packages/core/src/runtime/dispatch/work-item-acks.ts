@@ -127,10 +127,10 @@ export class WorkItemAcks {
     while (this.pending.length > 0) {
       const batch = this.pending;
       this.pending = [];
-      const redelivered = batch.some((entry) => entry.redelivered);
+      const mayRunTurns = !batch.some((entry) => entry.redelivered);
       await sendTogether(
         batch,
-        (acks) => (redelivered ? ackWorkItems(acks) : this.send(acks, ackWorkItems)),
+        (acks) => this.send(acks, ackWorkItems, mayRunTurns),
         'ackWorkItems',
       );
       if (!this.ready()) break;
@@ -139,12 +139,17 @@ export class WorkItemAcks {
     this.considerFlush();
   }
 
+  /**
+   * Sends one call: with `ackWorkItemsRunningTurns` when `mayRunTurns`, some acknowledgement
+   * carries a completion and the turn runner has room; with `ackWorkItems` otherwise.
+   */
   private async send(
     acks: WorkItemAck[],
     ackWorkItems: NonNullable<Provider['ackWorkItems']>,
+    mayRunTurns: boolean,
   ): Promise<WorkItemAckOutcome[]> {
     const running = this.provider.ackWorkItemsRunningTurns?.bind(this.provider);
-    const wakesTurns = acks.some((ack) => ack.completion !== null);
+    const wakesTurns = mayRunTurns && acks.some((ack) => ack.completion !== null);
     if (running === undefined || !wakesTurns) return ackWorkItems(acks);
     const ticket = this.turns?.reserve() ?? null;
     if (ticket === null) return ackWorkItems(acks);
