@@ -36,8 +36,11 @@ export interface ClaimedTurnsCalls {
  * @internal
  */
 export class ClaimedTurns {
-  /** Claimed turns neither committed nor given back. */
+  readonly #lockTokens: readonly string[];
+  /** Claimed turns neither written nor given back. */
   readonly #unsettled: Set<string>;
+  /** Claimed turns whose commit went through. */
+  readonly #committed = new Set<string>();
   #ended = false;
   /** Writing the turns failed: the transaction is to be rolled back. */
   #failed = false;
@@ -50,6 +53,7 @@ export class ClaimedTurns {
     lockTokens: readonly string[],
     private readonly calls: ClaimedTurnsCalls,
   ) {
+    this.#lockTokens = lockTokens;
     this.#unsettled = new Set(lockTokens);
   }
 
@@ -63,12 +67,9 @@ export class ClaimedTurns {
     this.#unsettled.delete(lockToken);
   }
 
-  /**
-   * Turns neither committed nor abandoned by the runner: given back before the commit, or
-   * rolled back with the transaction.
-   */
+  /** Claimed turns whose commit did not go through: given back, or rolled back. */
   get uncommitted(): readonly string[] {
-    return [...this.#unsettled];
+    return this.#lockTokens.filter((lockToken) => !this.#committed.has(lockToken));
   }
 
   readonly commit: CommitClaimedTurns = async (acks, claim) => {
@@ -93,6 +94,9 @@ export class ClaimedTurns {
         : toProviderError('commit', error);
       throw this.#commitError;
     }
+    acks.forEach((ack, index) => {
+      if (outcomes[index]?.ok === true) this.#committed.add(ack.lockToken);
+    });
     this.calls.committed(acks, outcomes);
     return outcomes;
   };

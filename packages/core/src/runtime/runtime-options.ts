@@ -64,10 +64,11 @@ export interface RuntimeOptions {
    * Lets an acknowledgement of activity completions also claim the next turns of the instances
    * the completions go to, run them, and commit them with the completions in one transaction: a
    * fan-in's turn then starts without a wake-up or a fetch, and the completions cost no commit
-   * of their own. The turns take room from the orchestration slots' batches
-   * (`orchestrationConcurrency × orchestrationBatchSize` turns in progress at most); instances
-   * another turn holds, and what does not fit, are fetched as usual. Used with batched turns, on
-   * a provider with `ackWorkItemsRunningTurns` (`PostgresProvider` with duro migration 9).
+   * of their own. An acknowledgement claims turns only while fewer than
+   * `orchestrationConcurrency × orchestrationBatchSize` are in progress, at most
+   * `orchestrationBatchSize` of them; instances another turn holds, and what does not fit, are
+   * fetched as usual. Used with batched turns, on a provider with `ackWorkItemsRunningTurns`
+   * (`InMemoryProvider`, and `PostgresProvider` with duro migration 9).
    * @default true
    */
   readonly turnsWithActivityAcks?: boolean;
