@@ -64,12 +64,6 @@ export {
 } from './provider/fetch-filters.js';
 export { deleteInstanceTree, walkInstanceTree } from './provider/instance-tree.js';
 export { activityClaimTakes, type ActivityClaim } from './provider/activity-claim.js';
-export {
-  turnClaimInstances,
-  type CommitClaimedTurns,
-  type RunClaimedTurns,
-  type TurnClaim,
-} from './provider/turn-claim.js';
 export type {
   DeleteInstanceResult,
   ExecutionInfo,

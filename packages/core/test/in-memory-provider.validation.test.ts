@@ -1,7 +1,6 @@
 import { InMemoryProvider, type Provider } from '../src/index.js';
 import {
   describeActivityClaimValidations,
-  describeTurnClaimValidations,
   describeBatchedOrchestrationQueueValidations,
   describeBatchedWorkerQueueValidations,
   describeProviderValidations,
@@ -35,4 +34,3 @@ describeProviderValidations(factory);
 describeBatchedWorkerQueueValidations(factory);
 describeBatchedOrchestrationQueueValidations(factory);
 describeActivityClaimValidations(factory);
-describeTurnClaimValidations(factory);

@@ -20,11 +20,6 @@ export interface ProviderConnection {
   readonly turnBatches: boolean;
   /** Whether a turn batch's commit can write its activities claimed (duro migration 10). */
   readonly activityClaims: boolean;
-  /**
-   * Whether the schema's claim of one named instance takes undelayed messages (duro migration 9),
-   * so that activity acknowledgements can claim the turns they wake.
-   */
-  readonly turnClaims: boolean;
 }
 
 /**
@@ -39,8 +34,6 @@ const HISTORY_TAIL_DURO_VERSION = 2;
 const TURN_BATCH_DURO_VERSION = 3;
 /** The duro-track migration that lets a turn batch's commit write its activities claimed. */
 const ACTIVITY_CLAIM_DURO_VERSION = 10;
-/** The duro-track migration whose claim of one instance takes its undelayed messages. */
-const TURN_CLAIM_DURO_VERSION = 9;
 
 interface TrackVersions {
   readonly duroxideVersion: number;
@@ -119,8 +112,5 @@ export async function connectProvider(
     activityClaims:
       versions.duroxideVersion === HISTORY_TAIL_CLAIM_VERSION &&
       versions.duroVersion >= ACTIVITY_CLAIM_DURO_VERSION,
-    turnClaims:
-      versions.duroxideVersion === HISTORY_TAIL_CLAIM_VERSION &&
-      versions.duroVersion >= TURN_CLAIM_DURO_VERSION,
   };
 }

@@ -57,20 +57,10 @@ export class HistoryCache {
     this.#held = new RecentMap(capacity);
   }
 
-  /**
-   * What a fetch tells the server it holds: every history, or only those of `instances` when a
-   * claim names the instances it may take.
-   */
-  held(instances?: readonly string[]): HeldHistories {
+  /** What a fetch tells the server it holds. */
+  held(): HeldHistories {
     const held: HeldHistories = { instanceIds: [], executionIds: [], lastEventIds: [] };
-    const entries =
-      instances === undefined
-        ? this.#held.entries()
-        : instances.flatMap((instance) => {
-            const history = this.#held.get(instance);
-            return history === undefined ? [] : [[instance, history] as const];
-          });
-    for (const [instance, { executionId, events }] of entries) {
+    for (const [instance, { executionId, events }] of this.#held.entries()) {
       const last = events.at(-1);
       if (last === undefined) continue;
       held.instanceIds.push(instance);

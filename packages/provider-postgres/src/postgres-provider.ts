@@ -5,7 +5,6 @@ import {
   requireDistinctLockTokens,
   requireMaxItems,
   requireWorkItemBatchLimits,
-  turnClaimInstances,
   walkInstanceTree,
   type ActivityClaim,
   type CustomStatus,
@@ -21,7 +20,6 @@ import {
   type InstanceTree,
   type OrchestrationItemAck,
   type OrchestrationItemAckOutcome,
-  type RunClaimedTurns,
   type Provider,
   type ProviderAdmin,
   type PruneOptions,
@@ -32,12 +30,10 @@ import {
   type SystemMetrics,
   type SystemStats,
   type TagFilter,
-  type TurnClaim,
   type WorkItem,
   type WorkItemAck,
   type WorkItemAckOutcome,
 } from '@duro/core';
-import { ClaimedTurns } from './claimed-turns.js';
 import { connectProvider, type ProviderConnection } from './connect.js';
 import { orchestrationScope, workScope } from './fetch-scopes.js';
 import { HistoryCache } from './history-cache.js';
@@ -69,7 +65,6 @@ import { fetchWorkItem } from './operations/fetch-work-item.js';
 import { fetchWorkItems } from './operations/fetch-work-items.js';
 import {
   ackOrchestrationItems,
-  claimInstanceTurns,
   fetchOrchestrationItems,
 } from './operations/orchestration-turn-batches.js';
 import { getCustomStatus } from './operations/get-custom-status.js';
@@ -101,7 +96,7 @@ import {
   type PostgresProviderOptions,
   type ResolvedProviderOptions,
 } from './postgres-provider-options.js';
-import type { ProviderDatabase, TransactionEnd } from './provider-database.js';
+import type { ProviderDatabase } from './provider-database.js';
 import { QueueVacuum } from './queue-vacuum.js';
 import { RecentMap } from './recent-map.js';
 import { SameTurnGroups } from './same-turn-groups.js';
@@ -159,10 +154,6 @@ export class PostgresProvider implements Provider, ProviderAdmin {
   readonly #turnBatches: boolean;
   /** Whether a turn batch's commit can write its activities claimed (duro migration 10). */
   readonly #activityClaims: boolean;
-  /** Whether activity acknowledgements can claim instances' turns (duro migration 9). */
-  readonly #turnClaims: boolean;
-  /** Turns activity acknowledgements claimed, per lock token, while their transaction is open. */
-  readonly #openTurns = new Map<string, ClaimedTurns>();
   /** The owner that last claimed each session's work through this provider. */
   readonly #sessionOwners = new RecentMap<string, string>(MAX_REMEMBERED_SESSIONS);
   /** The owners that claimed session work through this provider. */
@@ -177,7 +168,6 @@ export class PostgresProvider implements Provider, ProviderAdmin {
         : null;
     this.#turnBatches = connection.turnBatches;
     this.#activityClaims = connection.activityClaims;
-    this.#turnClaims = connection.turnClaims;
     const channels = {
       orchestrator: wakeupChannel(connection.schema, 'orchestrator'),
       worker: wakeupChannel(connection.schema, 'worker'),
@@ -343,35 +333,19 @@ export class PostgresProvider implements Provider, ProviderAdmin {
   ): Promise<OrchestrationItemAckOutcome[]> {
     if (!this.#turnBatches) return this.#ackOneByOne(acks);
     if (claim !== undefined) requireMaxItems('ack_orchestration_item', claim.maxItems);
-    const outcomes = await this.#ackTurns(this.#db, acks, claim);
-    this.#committedTurns(acks, outcomes);
-    return outcomes;
-  }
-
-  /** Writes a batch of turns with `db`, claiming activities when the schema can. */
-  #ackTurns(
-    db: ProviderDatabase,
-    acks: readonly OrchestrationItemAck[],
-    claim: ActivityClaim | undefined,
-  ): Promise<OrchestrationItemAckOutcome[]> {
-    return ackOrchestrationItems(
-      db,
+    const outcomes = await ackOrchestrationItems(
+      this.#db,
       acks,
       (token) => this.#locks.instanceOf(token),
       this.#activityClaims ? (claim ?? null) : null,
     );
-  }
-
-  #committedTurns(
-    acks: readonly OrchestrationItemAck[],
-    outcomes: readonly OrchestrationItemAckOutcome[],
-  ): void {
     acks.forEach((ack, index) => {
       const outcome = outcomes[index];
       if (outcome?.ok !== true) return;
       this.#committedTurn(ack);
       for (const activity of outcome.claimedActivities ?? []) this.#rememberLock(activity, null);
     });
+    return outcomes;
   }
 
   async #ackOneByOne(
@@ -408,10 +382,7 @@ export class PostgresProvider implements Provider, ProviderAdmin {
     ignoreAttempt: boolean,
   ): Promise<void> {
     const instance = this.#locks.instanceOf(lockToken);
-    const open = this.#openTurns.get(lockToken);
-    const db = open?.holds(lockToken) === true ? open.tx : this.#db;
-    await abandonOrchestrationItem(db, lockToken, delayMs, ignoreAttempt, instance);
-    open?.gaveBack(lockToken);
+    await abandonOrchestrationItem(this.#db, lockToken, delayMs, ignoreAttempt, instance);
     this.#histories?.released(lockToken);
     this.#locks.forget(lockToken);
     if (delayMs !== null) this.#wakeups.noteDue('orchestrator', this.#db.nowMs() + delayMs);
@@ -419,9 +390,7 @@ export class PostgresProvider implements Provider, ProviderAdmin {
 
   async renewOrchestrationItemLock(lockToken: string, extendForMs: number): Promise<void> {
     const instance = this.#locks.instanceOf(lockToken);
-    const open = this.#openTurns.get(lockToken);
-    const db = open?.holds(lockToken) === true ? open.tx : this.#db;
-    await renewOrchestrationItemLock(db, lockToken, extendForMs, instance);
+    await renewOrchestrationItemLock(this.#db, lockToken, extendForMs, instance);
   }
 
   /**
@@ -519,96 +488,11 @@ export class PostgresProvider implements Provider, ProviderAdmin {
    */
   async ackWorkItems(acks: readonly WorkItemAck[]): Promise<WorkItemAckOutcome[]> {
     const outcomes = await ackWorkItems(this.#db, acks, (token) => this.#locks.instanceOf(token));
-    this.#acknowledgedWorkItems(acks, outcomes);
-    return outcomes;
-  }
-
-  /**
-   * {@inheritDoc @duro/core#Provider.ackWorkItemsRunningTurns}
-   *
-   * One transaction holds the acknowledgement statement, one statement claiming the turns (each
-   * as `fetchOrchestrationItems` claims one) and the turns' batch acknowledgement, with one commit
-   * at the end. On a schema without duro migration 9 it acknowledges as `ackWorkItems` does.
-   */
-  async ackWorkItemsRunningTurns(
-    acks: readonly WorkItemAck[],
-    claim: TurnClaim,
-    runTurns: RunClaimedTurns,
-  ): Promise<WorkItemAckOutcome[]> {
-    requireMaxItems('ack_work_items', claim.maxItems);
-    if (!this.#turnClaims) return this.ackWorkItems(acks);
-    const instanceOf = (token: string): string | undefined => this.#locks.instanceOf(token);
-    // A process that hangs in the turns loses the transaction after a lease, as it would a lock.
-    const standing = await this.#db.transaction(Math.ceil(claim.lockTimeoutMs), async (tx, end) => {
-      const outcomes = await ackWorkItems(tx, acks, instanceOf);
-      const woken = turnClaimInstances(claim, acks, outcomes);
-      return (await this.#runTurnsIn(tx, end, woken, claim, runTurns)) ? outcomes : null;
-    });
-    // Turns that failed as a whole took the acknowledgement down with them: it goes alone.
-    const outcomes = standing ?? (await ackWorkItems(this.#db, acks, instanceOf));
-    this.#acknowledgedWorkItems(acks, outcomes);
-    return outcomes;
-  }
-
-  /**
-   * Claims the turns of `instances` in `tx` and has `runTurns` run and commit them there.
-   * @returns whether the transaction stands (false: the turns failed and it was rolled back).
-   */
-  async #runTurnsIn(
-    tx: ProviderDatabase,
-    end: TransactionEnd,
-    instances: readonly string[],
-    claim: TurnClaim,
-    runTurns: RunClaimedTurns,
-  ): Promise<boolean> {
-    let turns: FetchedOrchestrationItem[];
-    try {
-      const claimed = await claimInstanceTurns(
-        tx,
-        instances,
-        claim.lockTimeoutMs,
-        claim.filter,
-        this.#histories,
-      );
-      turns = this.#claimedTurns(claimed);
-    } catch {
-      await end.rollback();
-      return false;
-    }
-    if (turns.length === 0) return true;
-    const open = new ClaimedTurns(
-      tx,
-      end,
-      turns.map((turn) => turn.lockToken),
-      {
-        ackTurns: (db, turnAcks, activityClaim) => this.#ackTurns(db, turnAcks, activityClaim),
-        giveBack: (db, lockToken) =>
-          abandonOrchestrationItem(db, lockToken, null, true, this.#locks.instanceOf(lockToken)),
-        committed: (turnAcks, outcomes) => this.#committedTurns(turnAcks, outcomes),
-        ackLater: (turnAcks, activityClaim) => this.ackOrchestrationItems(turnAcks, activityClaim),
-      },
-    );
-    for (const turn of turns) this.#openTurns.set(turn.lockToken, open);
-    try {
-      await runTurns(turns, open.commit).catch(() => open.abort());
-      return await open.finish();
-    } finally {
-      for (const turn of turns) this.#openTurns.delete(turn.lockToken);
-      for (const lockToken of open.uncommitted) {
-        this.#histories?.released(lockToken);
-        this.#locks.forget(lockToken);
-      }
-    }
-  }
-
-  #acknowledgedWorkItems(
-    acks: readonly WorkItemAck[],
-    outcomes: readonly WorkItemAckOutcome[],
-  ): void {
     acks.forEach(({ lockToken }, index) => {
       if (outcomes[index]?.ok === true) this.#locks.forget(lockToken);
     });
     this.#queueVacuum.noteChurn();
+    return outcomes;
   }
 
   /** Which idle fetches a claim or a notification for this worker fetch concerns. */

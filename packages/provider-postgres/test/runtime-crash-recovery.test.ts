@@ -15,16 +15,9 @@ const workers = new Set<ChildProcess>();
 
 type WorkerRole = 'finish' | 'hang-in-activity' | 'hang-in-turn';
 
-/** How a worker runs the turns that activity completions wake (see `runtime-worker.mjs`). */
-type TurnsMode = 'turns-with-acks' | 'turns-fetched';
-
 /** Forks a worker process on `schema`; resolves once its runtime polls. */
-async function startWorker(
-  schema: string,
-  role: WorkerRole,
-  turns: TurnsMode = 'turns-with-acks',
-): Promise<ChildProcess> {
-  const worker = fork(workerScript, [database.url, schema, role, signalDir, turns], {
+async function startWorker(schema: string, role: WorkerRole): Promise<ChildProcess> {
+  const worker = fork(workerScript, [database.url, schema, role, signalDir], {
     execArgv: [],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -104,11 +97,10 @@ async function killThenTakeOver(
   role: WorkerRole,
   when: string,
   instance: string,
-  turns: TurnsMode = 'turns-with-acks',
 ): Promise<unknown> {
   const provider = await database.newProvider({}, label);
   const client = new Client(provider);
-  const crashing = await startWorker(provider.schema, role, turns);
+  const crashing = await startWorker(provider.schema, role);
   await client.startOrchestration(instance, 'Pipeline');
   await signalled(when);
   await kill(crashing);
@@ -135,26 +127,11 @@ describe('a worker process killed with SIGKILL', () => {
   });
 
   it('mid-turn, before its ack: another worker process replays the turn and finishes', async () => {
-    // Step 1's completion, committed before the fetched turn that died, is not lost: the
-    // survivor's turn receives it again once the dead worker's instance lock expired.
+    // Step 1's completion, delivered to the turn that died, is not lost: the survivor's turn
+    // receives it again once the dead worker's instance lock expired.
     expect(
-      await killThenTakeOver(
-        'crash_turn',
-        'hang-in-turn',
-        'turn-started',
-        'killed-in-turn',
-        'turns-fetched',
-      ),
+      await killThenTakeOver('crash_turn', 'hang-in-turn', 'turn-started', 'killed-in-turn'),
     ).toEqual(['step 1 by hang-in-turn', 'step 2 by finish', 'step 3 by finish']);
-  });
-
-  it('mid-turn inside the ack of the activity that woke it: the activity runs once more', async () => {
-    // The turn ran in the transaction that acknowledged step 1, which died with the process:
-    // the survivor runs step 1 again once its lease expired, and that redelivered completion
-    // commits on its own before the turn.
-    expect(
-      await killThenTakeOver('crash_ack_turn', 'hang-in-turn', 'turn-started', 'killed-in-ack'),
-    ).toEqual(['step 1 by finish', 'step 2 by finish', 'step 3 by finish']);
   });
 });
 

@@ -11,7 +11,6 @@ const COLOURS: Readonly<Record<RuntimeName, string>> = {
   'duro-uncached': '#90cdf4',
   'duro-one-turn': '#4fd1c5',
   'duro-fetched': '#805ad5',
-  'duro-turns-fetched': '#d53f8c',
   rust: '#c05621',
 };
 

@@ -73,8 +73,6 @@ const RUNNERS: Readonly<
   'duro-uncached': (url, db, plan) => runDuroCell(url, db, plan, { historyCacheSize: 0 }),
   'duro-one-turn': (url, db, plan) => runDuroCell(url, db, plan, {}, { orchestrationBatchSize: 1 }),
   'duro-fetched': (url, db, plan) => runDuroCell(url, db, plan, {}, { activityHandoff: false }),
-  'duro-turns-fetched': (url, db, plan) =>
-    runDuroCell(url, db, plan, {}, { turnsWithActivityAcks: false }),
   rust: runRustCell,
 };
 

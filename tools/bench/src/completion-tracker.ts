@@ -1,10 +1,4 @@
-import type {
-  Event,
-  ExecutionMetadata,
-  OrchestrationItemAck,
-  OrchestrationItemAckOutcome,
-  Provider,
-} from '@duro/core';
+import type { Event, ExecutionMetadata, Provider } from '@duro/core';
 import type { PostgresProvider } from '@duro/provider-postgres';
 import { withOverrides } from './with-overrides.js';
 
@@ -27,16 +21,6 @@ export class CompletionTracker {
       if (metadata.status === 'Completed') this.finish(instance, null);
       if (metadata.status === 'Failed') this.finish(instance, metadata.output ?? 'failed');
     };
-    const noteTurns = async (
-      acks: readonly OrchestrationItemAck[],
-      send: () => Promise<OrchestrationItemAckOutcome[]>,
-    ): Promise<OrchestrationItemAckOutcome[]> => {
-      const outcomes = await send();
-      acks.forEach((ack, index) => {
-        if (outcomes[index]?.ok === true) noteTurn(ack.historyDelta, ack.metadata);
-      });
-      return outcomes;
-    };
     const countActivityAcks = (count: number): void => {
       this.activityAcks += count;
     };
@@ -46,23 +30,19 @@ export class CompletionTracker {
         const [, , historyDelta, , , metadata] = args;
         noteTurn(historyDelta, metadata);
       },
-      ackOrchestrationItems: (acks, claim) =>
-        noteTurns(acks, () => inner.ackOrchestrationItems(acks, claim)),
+      ackOrchestrationItems: async (acks, claim) => {
+        const outcomes = await inner.ackOrchestrationItems(acks, claim);
+        acks.forEach((ack, index) => {
+          if (outcomes[index]?.ok === true) noteTurn(ack.historyDelta, ack.metadata);
+        });
+        return outcomes;
+      },
       ackWorkItem: async (...args) => {
         await inner.ackWorkItem(...args);
         countActivityAcks(1);
       },
       ackWorkItems: async (acks) => {
         const outcomes = await inner.ackWorkItems(acks);
-        countActivityAcks(outcomes.filter((outcome) => outcome.ok).length);
-        return outcomes;
-      },
-      ackWorkItemsRunningTurns: async (acks, claim, runTurns) => {
-        const outcomes = await inner.ackWorkItemsRunningTurns(acks, claim, (turns, commit) =>
-          runTurns(turns, (turnAcks, activityClaim) =>
-            noteTurns(turnAcks, () => commit(turnAcks, activityClaim)),
-          ),
-        );
         countActivityAcks(outcomes.filter((outcome) => outcome.ok).length);
         return outcomes;
       },

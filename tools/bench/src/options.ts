@@ -13,18 +13,15 @@ export const slotsText = (slots: Slots): string => `${slots.orchestration}:${slo
 /**
  * `duro-uncached` is duro with its provider's history cache off; `duro-one-turn` is duro with
  * one orchestration turn per fetch (`orchestrationBatchSize: 1`); `duro-fetched` is duro whose
- * worker fetches every activity (`activityHandoff: false`); `duro-turns-fetched` is duro whose
- * dispatcher fetches every turn (`turnsWithActivityAcks: false`).
+ * worker fetches every activity (`activityHandoff: false`).
  */
-export type RuntimeName =
-  'duro' | 'duro-uncached' | 'duro-one-turn' | 'duro-fetched' | 'duro-turns-fetched' | 'rust';
+export type RuntimeName = 'duro' | 'duro-uncached' | 'duro-one-turn' | 'duro-fetched' | 'rust';
 
 const RUNTIME_NAMES: readonly RuntimeName[] = [
   'duro',
   'duro-uncached',
   'duro-one-turn',
   'duro-fetched',
-  'duro-turns-fetched',
   'rust',
 ];
 
@@ -64,12 +61,10 @@ export const USAGE = `usage: duro-bench [options]
   --database-url URL     server to measure (default: DATABASE_URL, else an embedded PostgreSQL)
   --workloads LIST       comma-separated, default all: ${WORKLOADS.map((w) => w.name).join(',')}
   --slots LIST           dispatcher:worker slots, default 1:1,2:2,4:4
-  --runtimes LIST        duro,duro-uncached,duro-one-turn,duro-fetched,duro-turns-fetched,rust
-                         (default duro,rust, alternating per cell; duro-uncached is duro with
-                         the history cache off, duro-one-turn is duro claiming one
-                         orchestration turn per fetch, duro-fetched is duro fetching every
-                         activity: activityHandoff off, duro-turns-fetched is duro fetching
-                         every turn: turnsWithActivityAcks off)
+  --runtimes LIST        duro,duro-uncached,duro-one-turn,duro-fetched,rust (default duro,rust,
+                         alternating per cell; duro-uncached is duro with the history cache
+                         off, duro-one-turn is duro claiming one orchestration turn per fetch,
+                         duro-fetched is duro fetching every activity: activityHandoff off)
   --instances N          measured instances per cell (default 200)
   --warmup N             unmeasured instances before them (default 20)
   --rounds N             run every runtime's cell N times at each setting, alternating, and

@@ -1,9 +1,4 @@
-import type {
-  OrchestrationItemAck,
-  OrchestrationItemAckOutcome,
-  Provider,
-  WorkItem,
-} from '@duro/core';
+import type { Provider, WorkItem } from '@duro/core';
 import { withOverrides } from './with-overrides.js';
 
 /** A point in an instance's life that the bench sees in the provider calls of its runtime. */
@@ -145,18 +140,6 @@ export class StageTimes {
       await send();
       markTokens([lockToken], committed);
     };
-    const ackTurns = async (
-      acks: readonly OrchestrationItemAck[],
-      send: () => Promise<OrchestrationItemAckOutcome[]> | undefined,
-    ): Promise<OrchestrationItemAckOutcome[]> => {
-      const outcomes = await ackTogether(acks, ['turn commit sent', 'turn committed'], send);
-      // Activities the commit wrote claimed reach the worker without a fetch.
-      fetched(
-        outcomes.flatMap((outcome) => (outcome.ok ? (outcome.claimedActivities ?? []) : [])),
-        'activities fetched',
-      );
-      return outcomes;
-    };
     const timed: Partial<Provider> = {
       enqueueForOrchestrator: async (item, delayMs) => {
         const start = item.type === 'StartOrchestration' ? item.instance : undefined;
@@ -172,8 +155,17 @@ export class StageTimes {
         ackOne(lockToken, ['turn commit sent', 'turn committed'], () =>
           provider.ackOrchestrationItem(lockToken, ...rest),
         ),
-      ackOrchestrationItems: (acks, claim) =>
-        ackTurns(acks, () => provider.ackOrchestrationItems?.(acks, claim)),
+      ackOrchestrationItems: async (acks, claim) => {
+        const outcomes = await ackTogether(acks, ['turn commit sent', 'turn committed'], () =>
+          provider.ackOrchestrationItems?.(acks, claim),
+        );
+        // Activities the commit wrote claimed reach the worker without a fetch.
+        fetched(
+          outcomes.flatMap((outcome) => (outcome.ok ? (outcome.claimedActivities ?? []) : [])),
+          'activities fetched',
+        );
+        return outcomes;
+      },
       fetchWorkItem: (...args) =>
         fetchOne('activities fetched', () => provider.fetchWorkItem(...args)),
       fetchWorkItems: (...args) =>
@@ -185,16 +177,6 @@ export class StageTimes {
       ackWorkItems: (acks) =>
         ackTogether(acks, ['completions sent', 'completions committed'], () =>
           provider.ackWorkItems?.(acks),
-        ),
-      // The turns the completions wake are claimed, run and committed inside the call.
-      ackWorkItemsRunningTurns: (acks, claim, runTurns) =>
-        ackTogether(acks, ['completions sent', 'completions committed'], () =>
-          provider.ackWorkItemsRunningTurns?.(acks, claim, (turns, commit) => {
-            fetched(turns, 'turn fetched');
-            return runTurns(turns, (turnAcks, activityClaim) =>
-              ackTurns(turnAcks, () => commit(turnAcks, activityClaim)),
-            );
-          }),
         ),
     };
     return withOverrides(provider, timed);

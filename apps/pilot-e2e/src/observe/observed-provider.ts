@@ -1,15 +1,5 @@
 import { createHash } from 'node:crypto';
-import type {
-  ActivityClaim,
-  FetchedOrchestrationItem,
-  FetchedWorkItem,
-  OrchestrationItemAck,
-  OrchestrationItemAckOutcome,
-  Provider,
-  WorkItem,
-  WorkItemAck,
-  WorkItemAckOutcome,
-} from '@duro/core';
+import type { FetchedOrchestrationItem, FetchedWorkItem, Provider, WorkItem } from '@duro/core';
 import type { AuditLog, AuditQueue, AuditRecord } from './audit-log.js';
 import type { LeaseStats } from './lease-stats.js';
 
@@ -62,11 +52,6 @@ export function observeProvider(inner: Provider, options: ObserverOptions): Prov
   const record = (entry: Omit<AuditRecord, 'schema' | 'worker'>): Promise<void> =>
     audit.record({ ...entry, schema, worker });
 
-  /**
-   * Notes a fetched lock. Its remaining lease is read from the lock row, unless `lease` is
-   * `'uncommitted'`: a turn an activity acknowledgement claimed is locked in that call's open
-   * transaction, whose rows the audit connection cannot see yet.
-   */
   async function observeFetch(
     queue: AuditQueue,
     lockToken: string,
@@ -75,35 +60,32 @@ export function observeProvider(inner: Provider, options: ObserverOptions): Prov
     attemptCount: number,
     lockTimeoutMs: number,
     startedAtMs: number,
-    lease: 'committed' | 'uncommitted' = 'committed',
   ): Promise<void> {
     const handedOutAtMs = Date.now();
     held.set(lockToken, { queue, instance, messageKeys });
-    const messageKey = messageKeys.join(',');
-    if (lease === 'committed') {
-      let lockedUntil: number | null;
-      try {
-        lockedUntil = await audit.lockedUntil(schema, queue, lockToken);
-      } catch {
-        // The audit connection failing must not fail the fetch: this one goes unobserved.
-        return;
-      }
-      const remainingMs = lockedUntil === null ? null : lockedUntil - handedOutAtMs;
-      stats.record(queue, remainingMs, lockTimeoutMs, handedOutAtMs - startedAtMs);
-      if (remainingMs === null || remainingMs <= 0) {
-        await record({
-          kind: 'expired-lease',
-          queue,
-          instance,
-          messageKey,
-          value: remainingMs,
-          startedAtMs,
-          endedAtMs: Date.now(),
-          detail: `lock timeout ${lockTimeoutMs} ms, fetch took ${handedOutAtMs - startedAtMs} ms`,
-        });
-      }
+    let lockedUntil: number | null;
+    try {
+      lockedUntil = await audit.lockedUntil(schema, queue, lockToken);
+    } catch {
+      // The audit connection failing must not fail the fetch: this one goes unobserved.
+      return;
     }
+    const remainingMs = lockedUntil === null ? null : lockedUntil - handedOutAtMs;
+    stats.record(queue, remainingMs, lockTimeoutMs, handedOutAtMs - startedAtMs);
+    const messageKey = messageKeys.join(',');
     const endedAtMs = Date.now();
+    if (remainingMs === null || remainingMs <= 0) {
+      await record({
+        kind: 'expired-lease',
+        queue,
+        instance,
+        messageKey,
+        value: remainingMs,
+        startedAtMs,
+        endedAtMs,
+        detail: `lock timeout ${lockTimeoutMs} ms, fetch took ${handedOutAtMs - startedAtMs} ms`,
+      });
+    }
     if (attemptCount > 1) {
       await record({
         kind: 'redelivery',
@@ -179,7 +161,6 @@ export function observeProvider(inner: Provider, options: ObserverOptions): Prov
     fetched: FetchedOrchestrationItem,
     lockTimeoutMs: number,
     startedAtMs: number,
-    lease: 'committed' | 'uncommitted' = 'committed',
   ): Promise<void> {
     const { item, lockToken, attemptCount } = fetched;
     options.onOrchestrationFetched(item.instance);
@@ -191,7 +172,6 @@ export function observeProvider(inner: Provider, options: ObserverOptions): Prov
       attemptCount,
       lockTimeoutMs,
       startedAtMs,
-      lease,
     );
   }
 
@@ -201,43 +181,6 @@ export function observeProvider(inner: Provider, options: ObserverOptions): Prov
   const ackWorkItems = inner.ackWorkItems?.bind(inner);
   const fetchOrchestrationItems = inner.fetchOrchestrationItems?.bind(inner);
   const ackOrchestrationItems = inner.ackOrchestrationItems?.bind(inner);
-  const ackWorkItemsRunningTurns = inner.ackWorkItemsRunningTurns?.bind(inner);
-
-  /** Sends a batch of turn commits with `send`, observing failures and claimed activities. */
-  async function observeTurnAcks(
-    acks: readonly OrchestrationItemAck[],
-    claim: ActivityClaim | undefined,
-    send: () => Promise<OrchestrationItemAckOutcome[]>,
-  ): Promise<OrchestrationItemAckOutcome[]> {
-    const locks = acks.map(({ lockToken }) => ackSent(lockToken));
-    const startedAtMs = Date.now();
-    const outcomes = await send();
-    for (const [index, outcome] of outcomes.entries()) {
-      if (!outcome.ok) await noteAckFailure(locks[index], outcome.error, startedAtMs);
-      // Activities the commit wrote claimed are this worker's as if it had fetched them.
-      else if (claim !== undefined) {
-        for (const fetched of outcome.claimedActivities ?? []) {
-          await observeWorkFetch(fetched, claim.lockTimeoutMs, startedAtMs);
-        }
-      }
-    }
-    return outcomes;
-  }
-
-  /** Sends a batch of activity acknowledgements with `send`, observing failures. */
-  async function observeWorkAcks(
-    acks: readonly WorkItemAck[],
-    send: () => Promise<WorkItemAckOutcome[]>,
-  ): Promise<WorkItemAckOutcome[]> {
-    const locks = acks.map(({ lockToken }) => ackSent(lockToken));
-    const startedAtMs = Date.now();
-    const outcomes = await send();
-    for (const [index, outcome] of outcomes.entries()) {
-      if (!outcome.ok) await noteAckFailure(locks[index], outcome.error, startedAtMs);
-    }
-    return outcomes;
-  }
-
   const batchOverrides: Partial<Provider> = {
     ...(fetchOrchestrationItems !== undefined && {
       async fetchOrchestrationItems(lockTimeoutMs, pollTimeoutMs, filter, maxItems) {
@@ -250,8 +193,20 @@ export function observeProvider(inner: Provider, options: ObserverOptions): Prov
       },
     }),
     ...(ackOrchestrationItems !== undefined && {
-      ackOrchestrationItems(acks, claim) {
-        return observeTurnAcks(acks, claim, () => ackOrchestrationItems(acks, claim));
+      async ackOrchestrationItems(acks, claim) {
+        const locks = acks.map(({ lockToken }) => ackSent(lockToken));
+        const startedAtMs = Date.now();
+        const outcomes = await ackOrchestrationItems(acks, claim);
+        for (const [index, outcome] of outcomes.entries()) {
+          if (!outcome.ok) await noteAckFailure(locks[index], outcome.error, startedAtMs);
+          // Activities the commit wrote claimed are this worker's as if it had fetched them.
+          else if (claim !== undefined) {
+            for (const fetched of outcome.claimedActivities ?? []) {
+              await observeWorkFetch(fetched, claim.lockTimeoutMs, startedAtMs);
+            }
+          }
+        }
+        return outcomes;
       },
     }),
     ...(fetchWorkItems !== undefined && {
@@ -269,30 +224,14 @@ export function observeProvider(inner: Provider, options: ObserverOptions): Prov
       },
     }),
     ...(ackWorkItems !== undefined && {
-      ackWorkItems(acks) {
-        return observeWorkAcks(acks, () => ackWorkItems(acks));
-      },
-    }),
-    // The turns an acknowledgement claims are this worker's as if it had fetched them, and
-    // their commits are observed as any turn commit.
-    ...(ackWorkItemsRunningTurns !== undefined && {
-      ackWorkItemsRunningTurns(acks, turnClaim, runTurns) {
-        return observeWorkAcks(acks, () =>
-          ackWorkItemsRunningTurns(acks, turnClaim, async (turns, commit) => {
-            const startedAtMs = Date.now();
-            for (const turn of turns) {
-              await observeOrchestrationFetch(
-                turn,
-                turnClaim.lockTimeoutMs,
-                startedAtMs,
-                'uncommitted',
-              );
-            }
-            await runTurns(turns, (turnAcks, claim) =>
-              observeTurnAcks(turnAcks, claim, () => commit(turnAcks, claim)),
-            );
-          }),
-        );
+      async ackWorkItems(acks) {
+        const locks = acks.map(({ lockToken }) => ackSent(lockToken));
+        const startedAtMs = Date.now();
+        const outcomes = await ackWorkItems(acks);
+        for (const [index, outcome] of outcomes.entries()) {
+          if (!outcome.ok) await noteAckFailure(locks[index], outcome.error, startedAtMs);
+        }
+        return outcomes;
       },
     }),
   };

@@ -31,11 +31,6 @@ import type {
 import type { CustomStatus, Provider } from '../provider/provider.js';
 import type { ProviderAdmin } from '../provider/provider-admin.js';
 import type { SystemStats } from '../provider/system-stats.js';
-import {
-  turnClaimInstances,
-  type RunClaimedTurns,
-  type TurnClaim,
-} from '../provider/turn-claim.js';
 import { ProviderError } from '../provider/provider-error.js';
 import {
   requireDistinctLockTokens,
@@ -76,7 +71,6 @@ import {
   insertOrchestratorMessage,
   msUntilOrchestratorChange,
   renewOrchestrationLock,
-  tryClaimInstanceTurn,
   tryFetchOrchestrationItem,
 } from './orchestrator-queue.js';
 import { removeOrphanedSessions, renewSessions } from './sessions.js';
@@ -362,40 +356,6 @@ export class InMemoryProvider implements Provider, ProviderAdmin {
     return acks.map(({ lockToken, completion }) =>
       outcomeOf(() => completeWorkItem(this.store, lockToken, completion)),
     );
-  }
-
-  /**
-   * {@inheritDoc Provider.ackWorkItemsRunningTurns}
-   *
-   * In memory nothing can die between the steps, so the acknowledgements apply at once and the
-   * turns commit on their own; a turn the runner leaves is given back all the same.
-   */
-  async ackWorkItemsRunningTurns(
-    acks: readonly WorkItemAck[],
-    claim: TurnClaim,
-    runTurns: RunClaimedTurns,
-  ): Promise<WorkItemAckOutcome[]> {
-    requireMaxItems('ack_work_items', claim.maxItems);
-    requireDurationMs('ack_work_items', 'lockTimeoutMs', claim.lockTimeoutMs);
-    const outcomes = await this.ackWorkItems(acks);
-    if (claim.filter !== null && claim.filter.supportedDuroxideVersions.length === 0) {
-      return outcomes;
-    }
-    const turns = turnClaimInstances(claim, acks, outcomes).flatMap(
-      (instance) =>
-        tryClaimInstanceTurn(this.store, instance, claim.lockTimeoutMs, claim.filter) ?? [],
-    );
-    if (turns.length === 0) return outcomes;
-    await runTurns(turns, (turnAcks, activityClaim) =>
-      this.ackOrchestrationItems(turnAcks, activityClaim),
-    ).catch(() => undefined);
-    for (const { lockToken } of turns) {
-      if (this.store.instanceLockByToken(lockToken) !== undefined) {
-        abandonOrchestrationLock(this.store, lockToken, 0, true);
-      }
-    }
-    this.store.orchestratorWork.notify();
-    return outcomes;
   }
 
   private async pollWorkItems(

@@ -192,30 +192,15 @@ export function tryFetchOrchestrationItem(
     if (row.visibleAtMs <= nowMs) candidates.add(row.instance);
   }
   for (const instance of candidates) {
-    const fetched = tryClaimInstanceTurn(store, instance, lockTimeoutMs, filter, nowMs);
+    if (store.isInstanceLocked(instance, nowMs)) continue;
+    if (filter !== null) {
+      const pinned = store.currentPinnedVersion(instance);
+      if (pinned !== null && !capabilityFilterAccepts(filter, pinned)) continue;
+    }
+    const fetched = claimInstance(store, instance, lockTimeoutMs, nowMs);
     if (fetched !== null) return fetched;
   }
   return null;
-}
-
-/**
- * Claims the turn of `instance` as a fetch would, unless it is locked, the filter rejects it or
- * it has no visible message with an owner; `null` then.
- * @internal
- */
-export function tryClaimInstanceTurn(
-  store: MemoryStore,
-  instance: string,
-  lockTimeoutMs: number,
-  filter: DispatcherCapabilityFilter | null,
-  nowMs = store.nowMs(),
-): FetchedOrchestrationItem | null {
-  if (store.isInstanceLocked(instance, nowMs)) return null;
-  if (filter !== null) {
-    const pinned = store.currentPinnedVersion(instance);
-    if (pinned !== null && !capabilityFilterAccepts(filter, pinned)) return null;
-  }
-  return claimInstance(store, instance, lockTimeoutMs, nowMs);
 }
 
 /**

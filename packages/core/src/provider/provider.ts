@@ -1,6 +1,5 @@
 import type { Event } from '../model/event.js';
 import type { ActivityClaim } from './activity-claim.js';
-import type { RunClaimedTurns, TurnClaim } from './turn-claim.js';
 import type { WorkItem } from '../model/work-item.js';
 import type { ExecutionMetadata } from './execution-metadata.js';
 import type { DispatcherCapabilityFilter, SessionFetchConfig, TagFilter } from './fetch-filters.js';
@@ -181,29 +180,6 @@ export interface Provider {
    * of `acks`. Rejects (for every item) only when the call as a whole failed.
    */
   ackWorkItems?(acks: readonly WorkItemAck[]): Promise<WorkItemAckOutcome[]>;
-
-  /**
-   * Acknowledges `acks` as `ackWorkItems` does and, in the same transaction, claims the next
-   * turns of the instances their completions go to (see {@link TurnClaim}), then calls
-   * `runTurns` with them while that transaction is open (not when none could be claimed). The
-   * first call of its `commit` writes the turns in the transaction and commits it, so the
-   * completions and the turns they woke reach the database in one commit. While `runTurns` runs,
-   * `abandonOrchestrationItem` and `renewOrchestrationItemLock` of a claimed turn act within the
-   * transaction; a claimed turn neither committed nor abandoned by then is given back without
-   * counting an attempt. When `runTurns` resolves without committing, the acknowledgements commit
-   * alone then.
-   *
-   * Should the turns fail as a whole (or the claim), nothing of the transaction stays: the
-   * activities are acknowledged alone and the turns' messages are fetched as usual. Rejects (for
-   * every item) only when the acknowledgement itself failed as `ackWorkItems` would. Not part of
-   * the duroxide contract: without it a runtime acknowledges with `ackWorkItems` and its
-   * dispatcher fetches the turns.
-   */
-  ackWorkItemsRunningTurns?(
-    acks: readonly WorkItemAck[],
-    claim: TurnClaim,
-    runTurns: RunClaimedTurns,
-  ): Promise<WorkItemAckOutcome[]>;
 
   // ----- Sessions -----
 

@@ -60,18 +60,6 @@ export interface RuntimeOptions {
    * @default true
    */
   readonly activityHandoff?: boolean;
-  /**
-   * Lets an acknowledgement of activity completions also claim the next turns of the instances
-   * the completions go to, run them, and commit them with the completions in one transaction: a
-   * fan-in's turn then starts without a wake-up or a fetch, and the completions cost no commit
-   * of their own. An acknowledgement claims turns only while fewer than
-   * `orchestrationConcurrency × orchestrationBatchSize` are in progress, at most
-   * `orchestrationBatchSize` of them; instances another turn holds, and what does not fit, are
-   * fetched as usual. Used with batched turns, on a provider with `ackWorkItemsRunningTurns`
-   * (`InMemoryProvider`, and `PostgresProvider` with duro migration 9).
-   * @default true
-   */
-  readonly turnsWithActivityAcks?: boolean;
   /** Least time between two polls of an idle dispatcher slot. @default 100 */
   readonly dispatcherPollIntervalMs?: number;
   /** How long a fetch may wait for work inside the provider (long poll). @default 30000 */
@@ -136,7 +124,6 @@ export interface ResolvedRuntimeOptions {
   readonly workerConcurrency: number;
   readonly workerBatchSize: number;
   readonly activityHandoff: boolean;
-  readonly turnsWithActivityAcks: boolean;
   readonly dispatcherPollIntervalMs: number;
   readonly dispatcherLongPollTimeoutMs: number;
   readonly orchestratorLockTimeoutMs: number;
@@ -252,7 +239,6 @@ export function resolveRuntimeOptions(options: RuntimeOptions = {}): ResolvedRun
       1,
     ),
     activityHandoff: flag('activityHandoff', options.activityHandoff, true),
-    turnsWithActivityAcks: flag('turnsWithActivityAcks', options.turnsWithActivityAcks, true),
     dispatcherPollIntervalMs: duration(
       'dispatcherPollIntervalMs',
       options.dispatcherPollIntervalMs,

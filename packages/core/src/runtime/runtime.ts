@@ -162,7 +162,6 @@ export class Runtime {
       stop,
       this.options.activityHandoff ? workers : null,
     );
-    if (this.options.turnsWithActivityAcks) workers.runTurnsWith(turns);
     this.loops = [...turns.run(), ...workers.run()];
     this.stopObservingQueues = observeQueueDepths(
       this.options.meterProvider.getMeter(INSTRUMENTATION_SCOPE),

@@ -175,4 +175,3 @@ export {
   describeBatchedOrchestrationQueueValidations,
 } from './batched-orchestration-queue.js';
 export { activityClaims, describeActivityClaimValidations } from './activity-claims.js';
-export { describeTurnClaimValidations, turnClaims } from './turn-claims.js';

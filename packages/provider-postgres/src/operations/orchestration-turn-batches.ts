@@ -49,53 +49,6 @@ const ACK_ORCHESTRATION_ITEMS_CLAIMING: Statement = {
     `$3::bigint[], $4::jsonb, $5::jsonb, $6::jsonb, $7::jsonb, $8::jsonb, $9::jsonb, $10::bigint) a`,
 };
 
-// Each named instance is claimed as the batch fetch claims one (duro_claim_orchestration_instance,
-// duro migration 4, with migration 9's claim of undelayed messages); busy ones return nothing.
-const CLAIM_INSTANCE_TURNS: Statement = {
-  operation: 'fetch_orchestration_item',
-  preparedAs: 'claim_instance_turns',
-  sql: (s) =>
-    `SELECT c.* FROM unnest($8::text[]) AS t(instance_id) CROSS JOIN LATERAL ` +
-    `${s}.duro_claim_orchestration_instance(t.instance_id, $1::bigint, $2::bigint, $3::bigint, ` +
-    `$4::bigint, $5::text[], $6::bigint[], $7::bigint[]) c`,
-};
-
-/**
- * Claims the turns of the named instances that nobody holds, each as
- * `fetchOrchestrationItems` claims one, in one statement and in the order given.
- * @returns one entry per claimed instance.
- */
-export async function claimInstanceTurns(
-  db: ProviderDatabase,
-  instances: readonly string[],
-  lockTimeoutMs: number,
-  filter: DispatcherCapabilityFilter | null,
-  cache: HistoryCache | null,
-): Promise<Exclude<OrchestrationFetch, { kind: 'none' }>[]> {
-  const range = claimVersionRange(filter);
-  if (range === null || instances.length === 0) return [];
-  const held = cache?.held(instances) ?? { instanceIds: [], executionIds: [], lastEventIds: [] };
-  const rows = await db.query(CLAIM_INSTANCE_TURNS, (nowMs) => [
-    ...claimAfterHeldArguments(nowMs, lockTimeoutMs, range, held),
-    instances,
-  ]);
-  return readClaimedTurns(db, CLAIM_INSTANCE_TURNS, rows, cache);
-}
-
-/** Decodes the turns a claim statement returned, in its order. */
-async function readClaimedTurns(
-  db: ProviderDatabase,
-  statement: Statement,
-  rows: unknown[],
-  cache: HistoryCache | null,
-): Promise<Exclude<OrchestrationFetch, { kind: 'none' }>[]> {
-  const claimed = [];
-  for (const row of readRows(statement.operation, rows)) {
-    claimed.push(await readClaimedTurn(db, row, cache));
-  }
-  return claimed;
-}
-
 /**
  * Claims up to `maxItems` instance turns in one statement with `duro_fetch_orchestration_items`
  * (duro migration 3), each as `fetchOrchestrationItem` claims one, naming the histories `cache`
@@ -116,7 +69,11 @@ export async function fetchOrchestrationItems(
     ...claimAfterHeldArguments(nowMs, lockTimeoutMs, range, held),
     maxItems,
   ]);
-  return readClaimedTurns(db, FETCH_ORCHESTRATION_ITEMS, rows, cache);
+  const claimed = [];
+  for (const row of readRows(FETCH_ORCHESTRATION_ITEMS.operation, rows)) {
+    claimed.push(await readClaimedTurn(db, row, cache));
+  }
+  return claimed;
 }
 
 /** One turn ready for the statement. */

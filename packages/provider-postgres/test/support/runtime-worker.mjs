@@ -1,22 +1,20 @@
 // Child process of runtime-crash-recovery.test.ts: one worker node running a duro Runtime on a
 // test schema, as a separate deployment would (it imports the built packages).
 //
-//   node runtime-worker.mjs <url> <schema> <role> <signal-dir> [turns-fetched]
+//   node runtime-worker.mjs <url> <schema> <role> <signal-dir>
 //
 // Roles:
 //   finish            runs every step to the end;
 //   hang-in-activity  runs step 1, then hangs inside step 2 (after signalling `step-2-started`);
 //   hang-in-turn      blocks its event loop inside the turn that receives step 1's result (after
 //                     signalling `turn-started`), so that turn is never acked.
-// With `turns-fetched`, every turn is fetched (turnsWithActivityAcks off): none runs inside the
-// acknowledgement of the activities whose completions woke it.
 // It sends `started` over IPC once polling, and shuts down on an IPC `shutdown` message.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Runtime } from '@duro/core';
 import { PostgresProvider } from '@duro/provider-postgres';
 
-const [url, schema, role, signalDir, turns] = process.argv.slice(2);
+const [url, schema, role, signalDir] = process.argv.slice(2);
 const PIPELINE_STEPS = 3;
 const signal = (name) => writeFileSync(join(signalDir, name), `${process.pid}\n`);
 
@@ -31,7 +29,6 @@ const runtime = new Runtime(provider, {
   dispatcherLongPollTimeoutMs: 200,
   orchestratorLockTimeoutMs: 1_500,
   workerLockTimeoutMs: 1_500,
-  turnsWithActivityAcks: turns !== 'turns-fetched',
   logLevel: 'warn',
 });
 

@@ -5,7 +5,6 @@ import {
 } from '../../provider/fetch-filters.js';
 import type { FetchedOrchestrationItem } from '../../provider/orchestration-item.js';
 import type { Provider } from '../../provider/provider.js';
-import type { RunClaimedTurns, TurnClaim } from '../../provider/turn-claim.js';
 import { SpanStatusCode } from '@opentelemetry/api';
 import { withLogFields } from '../logger.js';
 import { renewalIntervalMs } from '../runtime-options.js';
@@ -16,28 +15,8 @@ import type { OrchestrationIdentities } from './orchestration-identities.js';
 import { SerialFetches } from './serial-fetches.js';
 import { runSlot } from './slot-loop.js';
 import { TurnBatchAcks } from './turn-batch-acks.js';
-import { TurnRoom } from './turn-room.js';
 import { fetchUnlessStopped, startRenewal } from './stoppable-wait.js';
 import type { ActivityHandoff } from './worker-dispatcher.js';
-
-/**
- * How the worker side has the orchestration side run the turns that its activity
- * acknowledgements claim (`Provider.ackWorkItemsRunningTurns`).
- * @internal
- */
-export interface ClaimedTurnRunner {
-  /** Room for the turns of one acknowledgement call; `null` when there is none. */
-  reserve(): ClaimedTurnsTicket | null;
-}
-
-/** Room held for the turns of one acknowledgement call. @internal */
-export interface ClaimedTurnsTicket {
-  readonly claim: TurnClaim;
-  /** Runs the claimed turns as one batch, committing them together through `commit`. */
-  readonly run: RunClaimedTurns;
-  /** Gives back the room the call did not use; call it once the call has settled. */
-  release(): void;
-}
 
 /**
  * The orchestration side of a runtime, as duroxide's orchestration dispatcher:
@@ -46,17 +25,12 @@ export interface ClaimedTurnsTicket {
  * completion even when shutdown begins, so each is committed once. When the provider can claim
  * and commit batches and `orchestrationBatchSize` is above 1, a slot claims up to that many
  * instances per fetch and commits their turns together (see {@link TurnBatchAcks}); otherwise
- * it takes one turn at a time, as duroxide does. Batches may also come from the worker side's
- * activity acknowledgements ({@link ClaimedTurnRunner}), while the turns in progress number
- * fewer than the slots' batches hold (see {@link TurnRoom}).
+ * it takes one turn at a time, as duroxide does.
  * @internal
  */
-export class OrchestrationDispatcher implements ClaimedTurnRunner {
+export class OrchestrationDispatcher {
   private readonly filter: DispatcherCapabilityFilter;
   private readonly batchFetches: SerialFetches;
-  private readonly room: TurnRoom;
-  /** Whether the slots run batches; only then do acknowledgements run turns too. */
-  private batched = false;
 
   constructor(
     private readonly deps: TurnDependencies,
@@ -67,9 +41,6 @@ export class OrchestrationDispatcher implements ClaimedTurnRunner {
   ) {
     this.filter = { supportedDuroxideVersions: [deps.options.supportedReplayVersions] };
     this.batchFetches = new SerialFetches(stop);
-    this.room = new TurnRoom(
-      deps.options.orchestrationConcurrency * deps.options.orchestrationBatchSize,
-    );
   }
 
   /** Starts every slot; each promise resolves when its slot has stopped. */
@@ -79,7 +50,6 @@ export class OrchestrationDispatcher implements ClaimedTurnRunner {
     const ackItems = provider.ackOrchestrationItems?.bind(provider);
     const batched =
       fetchItems !== undefined && ackItems !== undefined && options.orchestrationBatchSize > 1;
-    this.batched = batched;
     return Array.from({ length: options.orchestrationConcurrency }, () =>
       runSlot(
         this.stop,
@@ -89,34 +59,6 @@ export class OrchestrationDispatcher implements ClaimedTurnRunner {
         () => (batched ? this.nextBatch(fetchItems, ackItems) : this.next()),
       ),
     );
-  }
-
-  reserve(): ClaimedTurnsTicket | null {
-    if (!this.batched || this.stop.aborted) return null;
-    const { options } = this.deps;
-    let unused = this.room.take(options.orchestrationBatchSize);
-    if (unused === 0) return null;
-    return {
-      claim: {
-        maxItems: unused,
-        lockTimeoutMs: options.orchestratorLockTimeoutMs,
-        filter: this.filter,
-      },
-      run: async (turns, commit) => {
-        // Each claimed turn gives its room back when it ends.
-        unused -= turns.length;
-        await this.runBatch(turns, commit).catch((error: unknown) => {
-          this.deps.logger.warn(
-            { error: String(error) },
-            'Error in turns run with an activity acknowledgement',
-          );
-        });
-      },
-      release: () => {
-        this.room.give(unused);
-        unused = 0;
-      },
-    };
   }
 
   private async next(): Promise<boolean> {
@@ -159,22 +101,9 @@ export class OrchestrationDispatcher implements ClaimedTurnRunner {
       (late) => this.giveBack(late),
     );
     if (!fetched || fetched.value.length === 0) return false;
-    this.room.add(fetched.value.length);
-    await this.runBatch(fetched.value, ackItems);
-    return true;
-  }
-
-  /**
-   * Runs claimed turns side by side and commits them together with `ackItems`; each turn gives
-   * its room back when it ends.
-   */
-  private async runBatch(
-    turns: readonly FetchedOrchestrationItem[],
-    ackItems: NonNullable<Provider['ackOrchestrationItems']>,
-  ): Promise<void> {
     const acks = new TurnBatchAcks(
       ackItems,
-      turns.map((turn) => turn.lockToken),
+      fetched.value.map((turn) => turn.lockToken),
       this.activityHandoff,
     );
     const deps: TurnDependencies = {
@@ -182,16 +111,14 @@ export class OrchestrationDispatcher implements ClaimedTurnRunner {
       acknowledgeTurn: (lockToken, commit) => acks.acknowledge({ lockToken, ...commit }),
     };
     const settled = await Promise.allSettled(
-      turns.map((turn) =>
-        this.process(turn, deps).finally(() => {
-          this.room.give(1);
-          acks.finish(turn.lockToken);
-        }),
+      fetched.value.map((turn) =>
+        this.process(turn, deps).finally(() => acks.finish(turn.lockToken)),
       ),
     );
-    // As for a single turn, an unexpected failure reaches the caller, once all have ended.
+    // As for a single turn, an unexpected failure reaches the slot loop, once all have ended.
     const failed = settled.find((outcome) => outcome.status === 'rejected');
     if (failed !== undefined) throw failed.reason;
+    return true;
   }
 
   /** Runs one claimed turn to its commit (or abandon), renewing its lock meanwhile. */

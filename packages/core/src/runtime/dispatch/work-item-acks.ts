@@ -1,8 +1,7 @@
 import type { WorkItem } from '../../model/work-item.js';
-import type { WorkItemAck, WorkItemAckOutcome } from '../../provider/orchestration-item.js';
+import type { WorkItemAck } from '../../provider/orchestration-item.js';
 import type { Provider } from '../../provider/provider.js';
 import { sendTogether, type QueuedAck } from './batch-call.js';
-import type { ClaimedTurnRunner } from './orchestration-dispatcher.js';
 
 /** Acknowledges one activity: resolves once its ack committed, rejects when it did not. @internal */
 export type AcknowledgeWorkItem = (lockToken: string, completion: WorkItem | null) => Promise<void>;
@@ -17,8 +16,6 @@ export interface TrackedActivity {
 
 interface PendingAck extends QueuedAck<WorkItemAck> {
   readonly execution: string;
-  /** The activity was delivered before: its completion commits on its own (see below). */
-  readonly redelivered: boolean;
 }
 
 /**
@@ -35,13 +32,6 @@ const SIBLING_WAIT_MS = 5;
  * is sent at the next turn of the event loop, so nothing waits without a reason. Every
  * acknowledgement still succeeds or fails on its own. Without `ackWorkItems`, each goes out
  * alone with `ackWorkItem`.
- *
- * Given a {@link ClaimedTurnRunner} with room, a call that carries completions goes out with the
- * provider's `ackWorkItemsRunningTurns`: it claims the next turns of the instances the
- * completions go to, runs them, and commits them with the completions in one transaction. A
- * process that dies while such a turn runs takes the completions with it, and their activities
- * run again; so a call with an activity delivered before goes out alone, and a turn that keeps
- * failing costs its activities one more run at most.
  * @internal
  */
 export class WorkItemAcks {
@@ -52,22 +42,13 @@ export class WorkItemAcks {
   private flushing = false;
   private flushScheduled = false;
   private siblingTimer: NodeJS.Timeout | undefined;
-  private turns: ClaimedTurnRunner | null = null;
 
   constructor(private readonly provider: Provider) {
     this.ackWorkItems = provider.ackWorkItems?.bind(provider);
   }
 
-  /** Lets calls that carry completions run the turns they wake with `turns`. */
-  runTurnsWith(turns: ClaimedTurnRunner): void {
-    this.turns = turns;
-  }
-
-  /**
-   * Starts following an activity of `instance`'s execution `executionId`, delivered for the
-   * `attemptCount`th time.
-   */
-  track(instance: string, executionId: number, attemptCount: number): TrackedActivity {
+  /** Starts following an activity of `instance`'s execution `executionId`. */
+  track(instance: string, executionId: number): TrackedActivity {
     const execution = `${executionId}:${instance}`;
     this.running.set(execution, (this.running.get(execution) ?? 0) + 1);
     let finished = false;
@@ -85,13 +66,7 @@ export class WorkItemAcks {
         return this.provider.ackWorkItem(lockToken, completion);
       }
       const queued = new Promise<void>((resolve, reject) => {
-        this.pending.push({
-          execution,
-          redelivered: attemptCount > 1,
-          ack: { lockToken, completion },
-          resolve,
-          reject,
-        });
+        this.pending.push({ execution, ack: { lockToken, completion }, resolve, reject });
       });
       finish();
       // An acknowledgement retried after a failure finds its activity already finished.
@@ -127,36 +102,10 @@ export class WorkItemAcks {
     while (this.pending.length > 0) {
       const batch = this.pending;
       this.pending = [];
-      const mayRunTurns = !batch.some((entry) => entry.redelivered);
-      await sendTogether(
-        batch,
-        (acks) => this.send(acks, ackWorkItems, mayRunTurns),
-        'ackWorkItems',
-      );
+      await sendTogether(batch, ackWorkItems, 'ackWorkItems');
       if (!this.ready()) break;
     }
     this.flushing = false;
     this.considerFlush();
-  }
-
-  /**
-   * Sends one call: with `ackWorkItemsRunningTurns` when `mayRunTurns`, some acknowledgement
-   * carries a completion and the turn runner has room; with `ackWorkItems` otherwise.
-   */
-  private async send(
-    acks: WorkItemAck[],
-    ackWorkItems: NonNullable<Provider['ackWorkItems']>,
-    mayRunTurns: boolean,
-  ): Promise<WorkItemAckOutcome[]> {
-    const running = this.provider.ackWorkItemsRunningTurns?.bind(this.provider);
-    const wakesTurns = mayRunTurns && acks.some((ack) => ack.completion !== null);
-    if (running === undefined || !wakesTurns) return ackWorkItems(acks);
-    const ticket = this.turns?.reserve() ?? null;
-    if (ticket === null) return ackWorkItems(acks);
-    try {
-      return await running(acks, ticket.claim, ticket.run);
-    } finally {
-      ticket.release();
-    }
   }
 }

@@ -10,7 +10,6 @@ import { BatchSlot } from './batch-slot.js';
 import { SerialFetches } from './serial-fetches.js';
 import { runSlot } from './slot-loop.js';
 import { fetchUnlessStopped, sleepUnlessStopped } from './stoppable-wait.js';
-import type { ClaimedTurnRunner } from './orchestration-dispatcher.js';
 import { WorkItemAcks } from './work-item-acks.js';
 
 /** Counts the distinct sessions this runtime serves (duroxide's `SessionTracker`). */
@@ -75,14 +74,6 @@ export class WorkerDispatcher implements ActivityHandoff {
   ) {
     this.acks = new WorkItemAcks(deps.provider);
     this.batchFetches = new SerialFetches(stop);
-  }
-
-  /**
-   * Lets the acknowledgements of activity completions claim and run the turns they wake with
-   * `turns` (see {@link WorkItemAcks}).
-   */
-  runTurnsWith(turns: ClaimedTurnRunner): void {
-    this.acks.runTurnsWith(turns);
   }
 
   /** Starts every slot and the session manager; resolves when all have stopped. */
@@ -260,7 +251,7 @@ export class WorkerDispatcher implements ActivityHandoff {
         return;
       }
     }
-    const tracked = this.acks.track(item.instance, item.executionId, attemptCount);
+    const tracked = this.acks.track(item.instance, item.executionId);
     const deps: ActivityDependencies = {
       ...this.deps,
       acknowledge: (acknowledgedToken, completion) => {

@@ -15,7 +15,7 @@ import {
 /** `provider`, except that calls to any of `methods` first throw whatever `failures` hands out. */
 function withFailures(
   provider: Provider,
-  methods: readonly ('read' | 'ackWorkItem' | 'ackWorkItems' | 'ackWorkItemsRunningTurns')[],
+  methods: readonly ('read' | 'ackWorkItem' | 'ackWorkItems')[],
   failures: () => ProviderError | null,
 ): Provider {
   return new Proxy(provider, {
@@ -176,7 +176,7 @@ export function recoveryScenarios(providers: RuntimeScenarioProviders): void {
       ProviderError.retryable('ack_work_item', 'connection terminated'),
     );
     const runtime = new Runtime(
-      withFailures(provider, ['ackWorkItem', 'ackWorkItems', 'ackWorkItemsRunningTurns'], failures),
+      withFailures(provider, ['ackWorkItem', 'ackWorkItems'], failures),
       SCENARIO_OPTIONS,
     );
     let runs = 0;
