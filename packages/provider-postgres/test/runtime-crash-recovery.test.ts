@@ -1,5 +1,5 @@
 import { type ChildProcess, fork } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +13,7 @@ const workerScript = fileURLToPath(new URL('./support/runtime-worker.mjs', impor
 const signalDir = mkdtempSync(join(tmpdir(), 'duro-crash-'));
 const workers = new Set<ChildProcess>();
 
-type WorkerRole = 'finish' | 'hang-in-activity' | 'hang-in-turn';
+type WorkerRole = 'finish' | 'hang-in-activity' | 'hang-in-turn' | 'die-after-ack';
 
 /** Forks a worker process on `schema`; resolves once its runtime polls. */
 async function startWorker(schema: string, role: WorkerRole): Promise<ChildProcess> {
@@ -124,6 +124,27 @@ describe('a worker process killed with SIGKILL', () => {
         'killed-in-activity',
       ),
     ).toEqual(['step 1 by hang-in-activity', 'step 2 by finish', 'step 3 by finish']);
+  });
+
+  it('right after an activity acknowledgement returned: that activity never runs again', async () => {
+    const provider = await database.newProvider({}, 'crash_after_ack');
+    const client = new Client(provider);
+    rmSync(join(signalDir, 'runs'), { force: true });
+    const dying = await startWorker(provider.schema, 'die-after-ack');
+    await client.startOrchestration('killed-after-ack', 'Pipeline');
+    await exited(dying);
+    workers.delete(dying);
+    expect(dying.signalCode).toBe('SIGKILL');
+
+    const survivor = await startWorker(provider.schema, 'finish');
+    expect(await client.waitForOrchestrationTyped('killed-after-ack', 20_000)).toEqual([
+      'step 1 by die-after-ack',
+      'step 2 by finish',
+      'step 3 by finish',
+    ]);
+    await stop(survivor);
+    await expectCommittedOnce(provider, 'killed-after-ack');
+    expect(readFileSync(join(signalDir, 'runs'), 'utf8')).toBe('step 1\nstep 2\nstep 3\n');
   });
 
   it('mid-turn, before its ack: another worker process replays the turn and finishes', async () => {

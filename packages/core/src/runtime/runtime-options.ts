@@ -22,41 +22,48 @@ export type TagFilterOption =
  */
 export interface RuntimeOptions {
   /**
-   * Orchestration dispatcher slots, each claiming up to `orchestrationBatchSize` turns at a
-   * time (with batch fetches the slots take turns to fetch); 0 makes a worker-only node.
-   * @default 4
+   * How many orchestration dispatcher slots this runtime runs, as in duroxide-node. Each slot
+   * runs one batch of up to `orchestrationBatchSize` turns at a time, side by side: a turn is
+   * orchestration code replayed in this process and has no side effects of its own, so a batch
+   * shares one fetch and one commit and each turn still commits or fails on its own. 0 makes a
+   * worker-only node.
+   * @default 4 (duroxide-node's)
    */
   readonly orchestrationConcurrency?: number;
   /**
-   * Instances one orchestration slot claims in one fetch; their turns run together and commit
-   * together in one round trip, each on its own (a turn that fails to commit does not hold the
-   * others back). Used when the provider has `fetchOrchestrationItems` and
-   * `ackOrchestrationItems` (`InMemoryProvider`, `PostgresProvider`); other providers are
-   * served one turn per fetch. Set 1 for duroxide's one turn per slot.
+   * The most instances one orchestration slot claims in one fetch, with a provider that claims
+   * and commits batches (`fetchOrchestrationItems` and `ackOrchestrationItems`:
+   * `InMemoryProvider`, `PostgresProvider`); other providers are served one turn per fetch. Set
+   * 1 for duroxide's one turn per slot.
    * @default 8
    */
   readonly orchestrationBatchSize?: number;
   /**
-   * Worker slots, each running up to `workerBatchSize` activities; with batch fetches the slots
-   * take turns to fetch. @default 8
+   * The most activities this runtime runs at once, as in duroxide-node: however they were
+   * claimed (a fetch of one, a batch fetch, activities its own turn commits hand over, a
+   * redelivery), never more activity functions than this run at the same time. An activity
+   * counts from the call of its function until the promise it returned settles, even when that
+   * is after a cancellation it ignored. 0 makes an orchestration-only node.
+   * @default 8 (duroxide-node's)
    */
   readonly workerConcurrency?: number;
   /**
-   * Activities one worker slot claims in one fetch and runs at once, so at most
-   * `workerConcurrency × workerBatchSize` activities run together. Their completions are
-   * acknowledged together when they finish close together. Used when the provider has
-   * `fetchWorkItems` and `ackWorkItems` (`InMemoryProvider`, `PostgresProvider`); other providers
-   * are served one activity per slot. Set 1 for duroxide-node's one activity per slot.
-   * @default 20
+   * The most activities one fetch claims, with a provider that claims batches (`fetchWorkItems`:
+   * `InMemoryProvider`, `PostgresProvider`): a fetch asks for as many activities as there are
+   * free places under `workerConcurrency`, but no more than this. It never raises
+   * `workerConcurrency`. Set 1 for duroxide's one fetch per worker slot, each of one activity.
+   * @default workerConcurrency
    */
   readonly workerBatchSize?: number;
   /**
-   * Lets a batch of turns have the activities it schedules written already claimed for this
-   * runtime's own worker slots, as many as they have room for, in the round trip that commits
-   * the batch: a fan-out's activities then start without a fetch and without waking other
-   * workers. What does not fit, and activities bound to a session, are fetched as usual. Used
-   * with batched turns and batched activity fetches, on a provider that can claim so
-   * (`PostgresProvider` with duro migration 10).
+   * Lets a batch of turns that schedules activities have them written already claimed for this
+   * runtime's worker, in the round trip that commits the batch, when the worker has free places
+   * for all of them: they then start without a fetch and without waking other workers, and
+   * count against `workerConcurrency` like any other. Activities bound to a session, of tags the
+   * worker does not take, or that do not all fit, are written for any worker to fetch. A claimed
+   * activity carries its own lease, so it goes to another worker if this runtime dies. Used with
+   * batched turns and batched activity fetches, on a provider that can claim so
+   * (`InMemoryProvider`, `PostgresProvider` with duro migration 10).
    * @default true
    */
   readonly activityHandoff?: boolean;
@@ -146,14 +153,6 @@ export interface ResolvedRuntimeOptions {
   readonly tracerProvider: TracerProvider;
 }
 
-/**
- * Twenty activities per slot: an orchestration fanning out to twenty or fewer is claimed in one
- * fetch, and the default eight slots run up to 160 activities at once, which a Node.js process
- * serves easily while they wait on I/O.
- */
-const DEFAULT_WORKER_BATCH_SIZE = 20;
-const DEFAULT_ORCHESTRATION_BATCH_SIZE = 8;
-
 function count(name: string, value: number | undefined, fallback: number, min: number): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value < min) {
@@ -218,6 +217,7 @@ export function resolveRuntimeOptions(options: RuntimeOptions = {}): ResolvedRun
     );
   }
   const replay = options.supportedReplayVersions;
+  const workerConcurrency = count('workerConcurrency', options.workerConcurrency, 8, 0);
   return {
     orchestrationConcurrency: count(
       'orchestrationConcurrency',
@@ -225,17 +225,12 @@ export function resolveRuntimeOptions(options: RuntimeOptions = {}): ResolvedRun
       4,
       0,
     ),
-    orchestrationBatchSize: count(
-      'orchestrationBatchSize',
-      options.orchestrationBatchSize,
-      DEFAULT_ORCHESTRATION_BATCH_SIZE,
-      1,
-    ),
-    workerConcurrency: count('workerConcurrency', options.workerConcurrency, 8, 0),
+    orchestrationBatchSize: count('orchestrationBatchSize', options.orchestrationBatchSize, 8, 1),
+    workerConcurrency,
     workerBatchSize: count(
       'workerBatchSize',
       options.workerBatchSize,
-      DEFAULT_WORKER_BATCH_SIZE,
+      Math.max(workerConcurrency, 1),
       1,
     ),
     activityHandoff: flag('activityHandoff', options.activityHandoff, true),

@@ -24,6 +24,9 @@ import {
 /** The OpenTelemetry instrumentation scope of the runtime's meter and tracer. */
 const INSTRUMENTATION_SCOPE = '@duro/core';
 
+/** The longest interval a timer takes; the keep-alive timer never needs to fire. */
+const KEEP_ALIVE_INTERVAL_MS = 2 ** 31 - 1;
+
 /** Default budget of {@link Runtime.shutdown}, in milliseconds (duroxide's). */
 const DEFAULT_SHUTDOWN_TIMEOUT_MS = 1_000;
 
@@ -49,10 +52,17 @@ export class Runtime {
   private readonly tracing: RuntimeTracing;
   private stopObservingQueues: () => void = () => undefined;
   private readonly stragglers = new Set<Promise<unknown>>();
-  private readonly runtimeId = randomBytes(2).toString('hex');
+  /** Names the runtime's workers and, without `workerNodeId`, owns its sessions. */
+  private readonly runtimeId = randomBytes(4).toString('hex');
   private readonly stopController = new AbortController();
   private readonly haltController = new AbortController();
   private loops: Promise<void>[] | null = null;
+  /**
+   * Keeps the process alive from `start()` until `shutdown()` has finished, whatever the provider
+   * waits on: providers may let their idle connections and long polls go unreferenced, so that a
+   * program ends once its runtime has shut down.
+   */
+  private keepAlive: NodeJS.Timeout | null = null;
 
   /**
    * @throws {RangeError} naming an option that is out of range.
@@ -129,6 +139,7 @@ export class Runtime {
    */
   async start(): Promise<void> {
     this.assertNotStarted('start');
+    this.keepAlive = setInterval(() => undefined, KEEP_ALIVE_INTERVAL_MS);
     const { logger } = this.options;
     const stop = this.stopController.signal;
     // Every dispatcher slot listens on the stop signal.
@@ -199,6 +210,7 @@ export class Runtime {
       await Promise.race([Promise.allSettled(loops), sleep(timeoutMs, undefined, { ref: false })]);
     } finally {
       clearTimeout(timer);
+      clearInterval(this.keepAlive ?? undefined);
     }
   }
 

@@ -19,6 +19,7 @@ import {
 import { callWithRetries } from '../provider-retry.js';
 import { builtinActivity } from './builtin-activities.js';
 import { sleepUnlessStopped, startRenewal, unlessStopped } from './stoppable-wait.js';
+import type { ActivityPlace } from './activity-room.js';
 import type { OrchestrationIdentities } from './orchestration-identities.js';
 import type { AcknowledgeWorkItem } from './work-item-acks.js';
 
@@ -43,12 +44,14 @@ export interface ActivityDependencies {
 type Finished =
   { readonly ok: true; readonly result: string } | { readonly ok: false; readonly error: string };
 
-/** One fetched `ActivityExecute` and the span it runs in. @internal */
+/** One fetched `ActivityExecute`, the place it runs in and its span. @internal */
 export interface FetchedActivity {
   readonly item: WorkItemOf<'ActivityExecute'>;
   readonly lockToken: string;
   readonly attemptCount: number;
   readonly workerId: string;
+  /** Kept by the activity's body until it settles (see {@link runActivity}). */
+  readonly place: ActivityPlace;
   readonly span: Span;
 }
 
@@ -61,7 +64,8 @@ export interface FetchedActivity {
  * released without a completion. When shutdown's budget runs out first, the signal fires too
  * and the lock is abandoned without counting an attempt, so another runtime runs it. The
  * outcome goes on the span and in the metrics; a poison failure counts as poison only once its
- * ack committed.
+ * ack committed. The body keeps the activity's place until it settles, which is before the
+ * acknowledgement; a body that ignores cancellation keeps it longer, since it still runs.
  * @internal
  */
 export async function runActivity(deps: ActivityDependencies, run: FetchedActivity): Promise<void> {
@@ -129,6 +133,7 @@ export async function runActivity(deps: ActivityDependencies, run: FetchedActivi
     const body = builtin
       ? builtin(ctx, item.input, deps.provider)
       : invokeUserActivity(handler ?? (() => undefined), ctx, item);
+    run.place.holdUntil(body);
     const finished = await unlessStopped(body, [controller.signal, deps.halt]);
     if (deps.halt.aborted && !finished) {
       // Shutdown ran out of time: the result would come too late to matter; another runtime

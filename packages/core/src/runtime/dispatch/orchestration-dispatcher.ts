@@ -16,7 +16,7 @@ import { SerialFetches } from './serial-fetches.js';
 import { runSlot } from './slot-loop.js';
 import { TurnBatchAcks } from './turn-batch-acks.js';
 import { fetchUnlessStopped, startRenewal } from './stoppable-wait.js';
-import type { ActivityHandoff } from './worker-dispatcher.js';
+import type { ActivityHandoff } from './activity-handoff.js';
 
 /**
  * The orchestration side of a runtime, as duroxide's orchestration dispatcher:

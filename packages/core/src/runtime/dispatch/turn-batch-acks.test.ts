@@ -7,7 +7,7 @@ import type {
 } from '../../provider/orchestration-item.js';
 import { ProviderError } from '../../provider/provider-error.js';
 import { TurnBatchAcks } from './turn-batch-acks.js';
-import type { ActivityHandoff } from './worker-dispatcher.js';
+import type { ActivityHandoff } from './activity-handoff.js';
 
 function turn(lockToken: string): OrchestrationItemAck {
   return {
@@ -106,17 +106,20 @@ describe('TurnBatchAcks with an activity handoff', () => {
     })),
   });
 
-  /** A handoff with `room`, recording what it reserved and what it adopted. */
+  /**
+   * A handoff with room for `room` activities, taking all the scheduled ones or none, as the
+   * worker does; it records how many it was offered and what it adopted.
+   */
   function handoff(room: number) {
     const reserved: number[] = [];
     const adopted: string[][] = [];
     const worker: ActivityHandoff = {
-      reserve(wanted) {
-        reserved.push(wanted);
-        if (room === 0) return null;
+      reserve(scheduled) {
+        reserved.push(scheduled.length);
+        if (scheduled.length > room) return null;
         return {
           claim: {
-            maxItems: Math.min(room, wanted),
+            maxItems: scheduled.length,
             lockTimeoutMs: 1_000,
             tagFilter: TagFilter.any(),
           },
@@ -127,7 +130,7 @@ describe('TurnBatchAcks with an activity handoff', () => {
     return { worker, reserved, adopted };
   }
 
-  it('asks for as many activities as the worker holds room for, and hands over those claimed', async () => {
+  it('offers the worker every activity the turns schedule, and hands over those claimed', async () => {
     const claims: (ActivityClaim | undefined)[] = [];
     const ackOrchestrationItems = (
       acks: readonly OrchestrationItemAck[],
@@ -145,7 +148,7 @@ describe('TurnBatchAcks with an activity handoff', () => {
         })),
       );
     };
-    const { worker, reserved, adopted } = handoff(3);
+    const { worker, reserved, adopted } = handoff(5);
     const acks = new TurnBatchAcks(ackOrchestrationItems, ['a', 'b'], worker);
 
     await Promise.all([
@@ -155,7 +158,7 @@ describe('TurnBatchAcks with an activity handoff', () => {
     await nextTick();
 
     expect(reserved).toEqual([5]);
-    expect(claims.map((claim) => claim?.maxItems)).toEqual([3]);
+    expect(claims.map((claim) => claim?.maxItems)).toEqual([5]);
     expect(adopted).toEqual([['claimed-a', 'claimed-b']]);
   });
 

@@ -4,7 +4,7 @@ import type {
 } from '../../provider/orchestration-item.js';
 import type { Provider } from '../../provider/provider.js';
 import { sendTogether, type QueuedAck } from './batch-call.js';
-import type { ActivityHandoff } from './worker-dispatcher.js';
+import type { ActivityHandoff } from './activity-handoff.js';
 
 /**
  * Commits the turns of one fetched batch together, with the provider's `ackOrchestrationItems`.
@@ -12,8 +12,8 @@ import type { ActivityHandoff } from './worker-dispatcher.js';
  * then they all go out in one call; each still succeeds or fails on its own. Acknowledgements
  * that come later (a retry, the failure a turn records after a failed ack) go out at the next
  * turn of the event loop, together with any others then waiting. With a `handoff`, a call whose
- * turns schedule activities asks for as many of them as the runtime's worker has room for to be
- * written claimed, and hands those to the worker.
+ * turns schedule activities asks for them to be written claimed when the runtime's worker has
+ * room for them all, and hands those to the worker.
  * @internal
  */
 export class TurnBatchAcks {
@@ -64,8 +64,8 @@ export class TurnBatchAcks {
   }
 
   private async send(acks: OrchestrationItemAck[]): Promise<OrchestrationItemAckOutcome[]> {
-    const scheduled = acks.reduce((sum, ack) => sum + ack.workerItems.length, 0);
-    const ticket = scheduled > 0 ? (this.handoff?.reserve(scheduled) ?? null) : null;
+    const scheduled = acks.flatMap((ack) => ack.workerItems);
+    const ticket = scheduled.length > 0 ? (this.handoff?.reserve(scheduled) ?? null) : null;
     if (ticket === null) return this.ackOrchestrationItems(acks);
     let outcomes: OrchestrationItemAckOutcome[] = [];
     try {

@@ -1,4 +1,5 @@
-import type { ActivityClaim } from '../../provider/activity-claim.js';
+import type { WorkItem } from '../../model/work-item.js';
+import { activityClaimTakes, type ActivityClaim } from '../../provider/activity-claim.js';
 import type { FetchedWorkItem } from '../../provider/orchestration-item.js';
 import type { SessionFetchConfig } from '../../provider/fetch-filters.js';
 import type { Provider } from '../../provider/provider.js';
@@ -6,8 +7,8 @@ import { withLogFields } from '../logger.js';
 import { renewalIntervalMs } from '../runtime-options.js';
 import { SPAN_ATTRIBUTES, SPAN_NAMES } from '../runtime-tracing.js';
 import { runActivity, type ActivityDependencies } from './activity-execution.js';
-import { BatchSlot } from './batch-slot.js';
-import { SerialFetches } from './serial-fetches.js';
+import type { ActivityHandoff, HandoffTicket } from './activity-handoff.js';
+import { ActivityRoom, type ActivityPlace } from './activity-room.js';
 import { runSlot } from './slot-loop.js';
 import { fetchUnlessStopped, sleepUnlessStopped } from './stoppable-wait.js';
 import { WorkItemAcks } from './work-item-acks.js';
@@ -32,208 +33,218 @@ class SessionTracker {
 }
 
 /**
- * How the orchestration side hands the worker the activities its turn commits wrote claimed
- * for it (`Provider.ackOrchestrationItems` with an {@link ActivityClaim}).
- * @internal
- */
-export interface ActivityHandoff {
-  /**
-   * Holds room for up to `wanted` activities for one commit; `null` when the worker has none.
-   * The ticket must be settled with `adopt` once the commit has returned or failed.
-   */
-  reserve(wanted: number): HandoffTicket | null;
-}
-
-/** Room held for one commit's claim. @internal */
-export interface HandoffTicket {
-  readonly claim: ActivityClaim;
-  /** Gives the room back and runs the activities the commit claimed (none when it failed). */
-  adopt(activities: readonly FetchedWorkItem[]): void;
-}
-
-/**
- * The worker side of a runtime, as duroxide's worker dispatcher: `workerConcurrency` slots each
- * fetch activities (with session routing while under `maxSessionsPerRuntime`, and the tag
- * filter), and a session manager renews owned sessions and sweeps orphaned ones. When the
- * provider can claim batches and `workerBatchSize` is above 1, a slot keeps up to that many
- * activities running, claiming as many as it has room for in one fetch, and also runs the
- * activities turn commits claim for it (see {@link ActivityHandoff}); otherwise it runs one at a
- * time, as duroxide does.
+ * The worker side of a runtime, as duroxide's worker dispatcher: it runs at most
+ * `workerConcurrency` activities at once (see {@link ActivityRoom}), fetched with the tag filter
+ * and with session routing while the runtime serves fewer than `maxSessionsPerRuntime` sessions,
+ * and a session manager renews the runtime's sessions and sweeps orphaned ones.
+ *
+ * The runtime owns its sessions as one owner (`workerNodeId`, else an id of its own), as
+ * duroxide's slots do when they share a `worker_node_id`: whichever place is free runs the
+ * session's next activity.
+ *
+ * When the provider claims batches (`fetchWorkItems`) and `workerBatchSize` is above 1, one
+ * fetch at a time asks for as many activities as there are free places (at most
+ * `workerBatchSize`), and activities a turn commit of this runtime claimed for it (see
+ * {@link ActivityHandoff}) take places too; a fetch that comes back with more than the room left
+ * by then gives the extra activities back at once. Otherwise `workerConcurrency` slots each
+ * fetch and run one activity at a time, as duroxide does.
  * @internal
  */
 export class WorkerDispatcher implements ActivityHandoff {
   private readonly sessions = new SessionTracker();
   private readonly acks: WorkItemAcks;
-  private readonly batchFetches: SerialFetches;
-  private readonly batchSlots: BatchSlot[] = [];
+  private readonly room: ActivityRoom;
+  /** Activities started by a batch fetch or a handoff and not finished, for shutdown. */
+  private readonly running = new Set<Promise<void>>();
+  /** Who owns this runtime's sessions. */
+  private readonly sessionOwner: string;
+  /** Whether activities are fetched in batches; only then do turn commits hand any over. */
+  private batched = false;
 
   constructor(
     private readonly deps: Omit<ActivityDependencies, 'acknowledge'>,
+    /** Names this runtime's workers (`work-<place>-<runtime>`), unless `workerNodeId` does. */
     private readonly runtimeId: string,
     private readonly stop: AbortSignal,
   ) {
     this.acks = new WorkItemAcks(deps.provider);
-    this.batchFetches = new SerialFetches(stop);
+    this.room = new ActivityRoom(deps.options.workerConcurrency);
+    this.sessionOwner = deps.options.workerNodeId ?? `work-${runtimeId}`;
   }
 
-  /** Starts every slot and the session manager; resolves when all have stopped. */
+  /** Starts fetching and the session manager; resolves when all have stopped. */
   run(): Promise<void>[] {
     const { options, provider } = this.deps;
-    if (options.workerTagFilter.type === 'None') return [];
+    if (options.workerTagFilter.type === 'None' || options.workerConcurrency === 0) return [];
     const fetchWorkItems = provider.fetchWorkItems?.bind(provider);
-    const owners = new Set<string>();
     const loops: Promise<void>[] = [];
-    for (let slot = 0; slot < options.workerConcurrency; slot += 1) {
-      const workerId = `work-${slot}-${options.workerNodeId ?? this.runtimeId}`;
-      const owner = options.workerNodeId ?? workerId;
-      owners.add(owner);
-      loops.push(
-        fetchWorkItems !== undefined && options.workerBatchSize > 1
-          ? this.runBatchSlot(fetchWorkItems, workerId, owner)
-          : runSlot(
-              this.stop,
-              options.dispatcherPollIntervalMs,
-              this.deps.logger,
-              'fetch_work_item',
-              () => this.next(workerId, owner),
-            ),
-      );
+    if (fetchWorkItems !== undefined && options.workerBatchSize > 1) {
+      this.batched = true;
+      loops.push(this.fetchBatches(fetchWorkItems));
+    } else {
+      for (let slot = 0; slot < options.workerConcurrency; slot += 1) {
+        loops.push(this.fetchOneAtATime());
+      }
     }
-    if (loops.length > 0) loops.push(this.manageSessions([...owners]));
+    loops.push(this.manageSessions());
     return loops;
   }
 
+  reserve(scheduled: readonly WorkItem[]): HandoffTicket | null {
+    if (!this.batched || this.stop.aborted || scheduled.length === 0) return null;
+    const { options } = this.deps;
+    const claim: ActivityClaim = {
+      maxItems: scheduled.length,
+      lockTimeoutMs: options.workerLockTimeoutMs,
+      tagFilter: options.workerTagFilter,
+    };
+    const wanted = scheduled.filter((item) => activityClaimTakes(claim, item)).length;
+    if (wanted === 0 || wanted > this.room.free) return null;
+    const places = this.room.take(wanted);
+    let adopted = false;
+    return {
+      claim: { ...claim, maxItems: wanted },
+      adopt: (activities) => {
+        if (adopted) throw new Error('a handoff ticket is adopted once');
+        adopted = true;
+        const unplaced: FetchedWorkItem[] = [];
+        activities.forEach((fetched, index) => {
+          const place = places[index];
+          if (place !== undefined && !this.stop.aborted) this.start(fetched, place);
+          else unplaced.push(fetched);
+        });
+        // The places no claimed activity runs in (the commit claimed fewer or failed, or
+        // shutdown began) go back.
+        for (const place of places.slice(this.stop.aborted ? 0 : activities.length)) {
+          place.release();
+        }
+        void this.giveBack(unplaced);
+      },
+    };
+  }
+
   /** Session routing for the next fetch: none once this runtime serves its most sessions. */
-  private sessionRouting(owner: string): SessionFetchConfig | null {
+  private sessionRouting(): SessionFetchConfig | null {
     const { options } = this.deps;
     return this.sessions.distinct >= options.maxSessionsPerRuntime
       ? null
-      : { ownerId: owner, lockTimeoutMs: options.sessionLockTimeoutMs };
-  }
-
-  private async next(workerId: string, owner: string): Promise<boolean> {
-    const { options, provider } = this.deps;
-    const fetched = await fetchUnlessStopped(
-      provider.fetchWorkItem(
-        options.workerLockTimeoutMs,
-        options.dispatcherLongPollTimeoutMs,
-        this.sessionRouting(owner),
-        options.workerTagFilter,
-      ),
-      this.stop,
-      (late) => this.giveBack(late ? [late] : []),
-    );
-    if (!fetched?.value) return false;
-    await this.process(fetched.value, workerId);
-    return true;
+      : { ownerId: this.sessionOwner, lockTimeoutMs: options.sessionLockTimeoutMs };
   }
 
   /**
-   * A slot that keeps up to `workerBatchSize` activities running: when it has room it claims
-   * as many as fit in one fetch and starts them all; when it is full it waits for room, which an
-   * activity gives back once its acknowledgement is sent (not committed). The
-   * slots' fetches take turns (see {@link SerialFetches}). A fetch waiting for work does not hold
-   * the room it asked for, so activities handed over meanwhile can take it and the slot then
-   * runs more than `workerBatchSize` for a while.
-   * It resolves once stopped and every activity it started has finished.
+   * How long a fetch with `session` routing may wait for work. A fetch without routing, sent
+   * while this runtime serves its most sessions, cannot take the next activity of a session this
+   * runtime owns; so it waits no longer than a poll interval, and the next fetch routes sessions
+   * again once one of them has ended. (A long poll would hold the session's work back that long,
+   * and nobody else may take it.)
    */
-  private async runBatchSlot(
+  private pollTimeoutMs(session: SessionFetchConfig | null): number {
+    const { options } = this.deps;
+    return session === null
+      ? Math.min(options.dispatcherPollIntervalMs, options.dispatcherLongPollTimeoutMs)
+      : options.dispatcherLongPollTimeoutMs;
+  }
+
+  /** One of duroxide's worker slots: fetches one activity when a place is free, and runs it. */
+  private async fetchOneAtATime(): Promise<void> {
+    const { options, provider, logger } = this.deps;
+    await runSlot(
+      this.stop,
+      options.dispatcherPollIntervalMs,
+      logger,
+      'fetch_work_item',
+      async () => {
+        await this.room.untilFree(this.stop);
+        const [place] = this.room.take(1);
+        if (place === undefined) return false;
+        const session = this.sessionRouting();
+        let fetched: { readonly value: FetchedWorkItem | null } | undefined;
+        try {
+          fetched = await fetchUnlessStopped(
+            provider.fetchWorkItem(
+              options.workerLockTimeoutMs,
+              this.pollTimeoutMs(session),
+              session,
+              options.workerTagFilter,
+            ),
+            this.stop,
+            (late) => this.giveBack(late ? [late] : []),
+          );
+        } finally {
+          if (!fetched?.value) place.release();
+        }
+        if (!fetched?.value) return false;
+        await this.process(fetched.value, place);
+        return true;
+      },
+    );
+  }
+
+  /**
+   * Fetches batches, one fetch at a time, each asking for as many activities as there are free
+   * places (at most `workerBatchSize`), and starts what it claimed. A fetch waiting for work
+   * holds no places, so that activities a turn commit hands over meanwhile can take them; the
+   * activities a fetch brings back beyond the places still free then go back at once, their
+   * attempt uncounted. Resolves once stopped and every activity it started has finished.
+   */
+  private async fetchBatches(
     fetchWorkItems: NonNullable<Provider['fetchWorkItems']>,
-    workerId: string,
-    owner: string,
   ): Promise<void> {
     const { options, logger } = this.deps;
-    const slot = new BatchSlot(workerId, options.workerBatchSize);
-    this.batchSlots.push(slot);
     await runSlot(
       this.stop,
       options.dispatcherPollIntervalMs,
       logger,
       'fetch_work_items',
       async () => {
-        await slot.untilFetchRoom();
-        if (this.stop.aborted) return false;
+        await this.room.untilFree(this.stop);
+        const wanted = Math.min(this.room.free, options.workerBatchSize);
+        if (this.stop.aborted || wanted === 0) return false;
+        const session = this.sessionRouting();
         const fetched = await fetchUnlessStopped(
-          this.batchFetches.run(() => {
-            // Read when this slot's turn to fetch comes: other slots' fetches may have
-            // started sessions meanwhile, and commits may have handed activities here.
-            const session = this.sessionRouting(owner);
-            const maxNewSessions =
-              session === null ? 0 : options.maxSessionsPerRuntime - this.sessions.distinct;
-            return fetchWorkItems(
-              options.workerLockTimeoutMs,
-              options.dispatcherLongPollTimeoutMs,
-              session,
-              options.workerTagFilter,
-              Math.max(1, slot.fetchRoom),
-              maxNewSessions,
-            );
-          }, []),
+          fetchWorkItems(
+            options.workerLockTimeoutMs,
+            this.pollTimeoutMs(session),
+            session,
+            options.workerTagFilter,
+            wanted,
+            session === null ? 0 : options.maxSessionsPerRuntime - this.sessions.distinct,
+          ),
           this.stop,
           (late) => this.giveBack(late),
         );
         if (!fetched || fetched.value.length === 0) return false;
-        for (const item of fetched.value) this.startIn(slot, item);
+        const places = this.room.take(fetched.value.length);
+        places.forEach((place, index) => {
+          const item = fetched.value[index];
+          if (item !== undefined) this.start(item, place);
+        });
+        void this.giveBack(fetched.value.slice(places.length));
         return true;
       },
     );
-    await slot.drained();
+    await Promise.allSettled([...this.running]);
   }
 
-  /** Starts one activity in a batch slot. */
-  private startIn(slot: BatchSlot, fetched: FetchedWorkItem): void {
-    slot.run((finished) =>
-      this.process(fetched, slot.workerId, finished).catch((error: unknown) => {
-        this.deps.logger.warn({ error: String(error) }, 'Error in fetch_work_items');
-      }),
-    );
+  /** Runs one activity in `place` without waiting for it. */
+  private start(fetched: FetchedWorkItem, place: ActivityPlace): void {
+    const work = this.process(fetched, place).catch((error: unknown) => {
+      this.deps.logger.warn({ error: String(error) }, 'Error in fetch_work_items');
+    });
+    this.running.add(work);
+    void work.finally(() => this.running.delete(work));
   }
 
-  reserve(wanted: number): HandoffTicket | null {
-    if (this.stop.aborted) return null;
-    const held: { slot: BatchSlot; room: number }[] = [];
-    let left = wanted;
-    for (const slot of this.batchSlots) {
-      if (left === 0) break;
-      const room = slot.reserveRoom(left);
-      if (room > 0) held.push({ slot, room });
-      left -= room;
+  /** Runs one fetched work item in `place` to its acknowledgement (or abandon). */
+  private async process(fetched: FetchedWorkItem, place: ActivityPlace): Promise<void> {
+    try {
+      await this.runInPlace(fetched, place);
+    } finally {
+      place.release();
     }
-    if (held.length === 0) return null;
-    const { options } = this.deps;
-    let settled = false;
-    return {
-      claim: {
-        maxItems: wanted - left,
-        lockTimeoutMs: options.workerLockTimeoutMs,
-        tagFilter: options.workerTagFilter,
-      },
-      adopt: (activities) => {
-        if (settled) throw new Error('a handoff ticket is settled once');
-        settled = true;
-        // The claim took at most the room held, so each activity has a place held for it.
-        let next = 0;
-        for (const { slot, room } of held) {
-          const placed = activities.slice(next, next + room);
-          next += placed.length;
-          if (this.stop.aborted) void this.giveBack(placed);
-          else for (const fetched of placed) this.startIn(slot, fetched);
-          slot.releaseRoom(room);
-        }
-        void this.giveBack(activities.slice(next));
-      },
-    };
   }
 
-  /**
-   * Runs one fetched work item to its acknowledgement (or abandon); `finished` is called when its
-   * acknowledgement is sent.
-   */
-  private async process(
-    fetched: FetchedWorkItem,
-    workerId: string,
-    finished?: () => void,
-  ): Promise<void> {
+  private async runInPlace(fetched: FetchedWorkItem, place: ActivityPlace): Promise<void> {
     const { options, provider, logger } = this.deps;
     const { item, lockToken, attemptCount } = fetched;
     this.deps.metrics.increment('workerDispatcherItemsFetched');
@@ -251,13 +262,11 @@ export class WorkerDispatcher implements ActivityHandoff {
         return;
       }
     }
+    const workerId = `work-${place.index}-${options.workerNodeId ?? this.runtimeId}`;
     const tracked = this.acks.track(item.instance, item.executionId);
     const deps: ActivityDependencies = {
       ...this.deps,
-      acknowledge: (acknowledgedToken, completion) => {
-        finished?.();
-        return tracked.acknowledge(acknowledgedToken, completion);
-      },
+      acknowledge: tracked.acknowledge,
       logger: withLogFields(logger, {
         instanceId: item.instance,
         executionId: item.executionId,
@@ -278,7 +287,7 @@ export class WorkerDispatcher implements ActivityHandoff {
     const startedMs = Date.now();
     try {
       await deps.tracing.inSpan(SPAN_NAMES.activityExecution, attributes, (span) =>
-        runActivity(deps, { item, lockToken, attemptCount, workerId, span }),
+        runActivity(deps, { item, lockToken, attemptCount, workerId, place, span }),
       );
     } finally {
       tracked.finish();
@@ -302,7 +311,7 @@ export class WorkerDispatcher implements ActivityHandoff {
     );
   }
 
-  private async manageSessions(owners: string[]): Promise<void> {
+  private async manageSessions(): Promise<void> {
     const { options, provider, logger } = this.deps;
     const renewEvery = renewalIntervalMs(
       options.sessionLockTimeoutMs,
@@ -312,7 +321,7 @@ export class WorkerDispatcher implements ActivityHandoff {
     while (await sleepUnlessStopped(renewEvery, this.stop)) {
       try {
         await provider.renewSessionLock(
-          owners,
+          [this.sessionOwner],
           options.sessionLockTimeoutMs,
           options.sessionIdleTimeoutMs,
         );

@@ -24,22 +24,47 @@ export interface ScenarioEnvironment {
 
 const quiet = (): void => undefined;
 
+/** Every option at its default, but no log output: what a user gets who sets nothing. */
+export const DEFAULT_OPTIONS: RuntimeOptions = {
+  logger: { debug: quiet, info: quiet, warn: quiet, error: quiet },
+};
+
 /** Options scenarios run with: quick polling, short activity locks, no log output. */
 export const SCENARIO_OPTIONS: RuntimeOptions = {
+  ...DEFAULT_OPTIONS,
   dispatcherPollIntervalMs: 10,
   dispatcherLongPollTimeoutMs: 200,
   workerLockTimeoutMs: 1_000,
   orchestrationConcurrency: 2,
   workerConcurrency: 2,
-  logger: { debug: quiet, info: quiet, warn: quiet, error: quiet },
 };
 
-/** Runs `body` against a fresh store and one started runtime, then shuts everything down. */
+/**
+ * The option sets that the session and concurrency scenarios run with: what a user who sets
+ * nothing gets, and tuned options for each way of fetching activities.
+ */
+export const OPTION_SETS: readonly (readonly [name: string, options: RuntimeOptions])[] = [
+  ['on default options', DEFAULT_OPTIONS],
+  [
+    'with quick polls and batch fetches of two',
+    { ...SCENARIO_OPTIONS, workerConcurrency: 3, workerBatchSize: 2 },
+  ],
+  [
+    'with quick polls and one activity per fetch',
+    { ...SCENARIO_OPTIONS, workerConcurrency: 3, workerBatchSize: 1 },
+  ],
+];
+
+/**
+ * Runs `body` against a fresh store and one started runtime, then shuts everything down. Every
+ * runtime of the scenario runs with `base` and then `options` over it.
+ */
 export async function withRuntime(
   providers: RuntimeScenarioProviders,
   configure: (runtime: Runtime) => void,
   body: (env: ScenarioEnvironment) => Promise<void>,
   options: RuntimeOptions = {},
+  base: RuntimeOptions = SCENARIO_OPTIONS,
 ): Promise<void> {
   const provider = await providers.createProvider();
   const runtimes: Runtime[] = [];
@@ -47,7 +72,7 @@ export async function withRuntime(
     provider,
     client: new Client(provider),
     startRuntime: async (setup, extra = {}) => {
-      const runtime = new Runtime(provider, { ...SCENARIO_OPTIONS, ...extra });
+      const runtime = new Runtime(provider, { ...base, ...extra });
       setup(runtime);
       await runtime.start();
       runtimes.push(runtime);
