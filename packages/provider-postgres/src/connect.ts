@@ -3,6 +3,7 @@ import { toProviderError } from './errors.js';
 import { readLedger } from './migrations/migration-ledger.js';
 import { MigrationError } from './migrations/migration-error.js';
 import { runMigrations } from './migrations/migration-runner.js';
+import { claimCommitClause } from './operations/claim-commit.js';
 import { schemaNames, type SchemaNames } from './migrations/schema-sql.js';
 import type { ResolvedProviderOptions } from './postgres-provider-options.js';
 import { ProviderDatabase } from './provider-database.js';
@@ -79,7 +80,9 @@ export async function connectProvider(
 ): Promise<ProviderConnection> {
   const names = schemaNames(schema);
   const config = sessionConfig(url, options);
-  const pool = new pg.Pool({ ...config, max: options.poolSize });
+  // Idle connections do not keep the process alive: once its runtime has shut down, a program
+  // that never closes the provider still ends, as a duroxide-node program does.
+  const pool = new pg.Pool({ ...config, max: options.poolSize, allowExitOnIdle: true });
   // pg-pool listens for errors of idle connections only; a connection lost while checked out
   // would otherwise raise an unhandled 'error' event. Its query fails and it is discarded.
   pool.on('connect', (client) => client.on('error', () => undefined));
@@ -100,7 +103,12 @@ export async function connectProvider(
     throw MigrationError.isInstance(error) ? error : toProviderError('connect', error);
   }
   return {
-    database: new ProviderDatabase(pool, names, options.nowMs),
+    database: new ProviderDatabase(
+      pool,
+      names,
+      options.nowMs,
+      claimCommitClause(options.nonDurableClaims),
+    ),
     sessionConfig: config,
     schema: names.folded,
     historyTails:

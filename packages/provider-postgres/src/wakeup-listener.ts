@@ -82,6 +82,9 @@ export class WakeupListener {
       return;
     }
     if (this.#client !== client) return;
+    // Listening alone does not keep the process alive; a waiting fetch's own timer does.
+    // (`pg.Client#unref` exists since pg 8.2 but @types/pg does not declare it.)
+    (client as unknown as { unref(): void }).unref();
     this.#connected = true;
     this.#reconnectDelayMs = RECONNECT_INITIAL_DELAY_MS;
     // Work that arrived before LISTEN took effect sent notifications nobody heard.

@@ -173,6 +173,9 @@ export class Wakeups {
         },
         Math.max(0, deadline - performance.now()),
       );
+      // A waiting fetch does not keep the process alive: a started runtime does that itself,
+      // and a fetch left waiting after its runtime shut down must not hold the process open.
+      timer.unref();
       state.waiters.add(waiter);
       this.#armPoll(queue, listener);
       const dueMs = state.dueTimes.nextDueMs(known);
@@ -225,6 +228,7 @@ export class Wakeups {
       state.waiters.wakeOnePerScope(null);
       if (!state.waiters.isEmpty) this.#armPoll(queue, listener);
     }, intervalMs);
+    state.poll.unref();
   }
 
   #armDue(queue: WakeupQueue, dueMs: number): void {
@@ -238,6 +242,7 @@ export class Wakeups {
       },
       Math.max(0, dueMs - this.#options.nowMs()),
     );
+    timer.unref();
     state.due = { atMs: dueMs, timer };
   }
 }

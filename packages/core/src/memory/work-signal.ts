@@ -21,7 +21,9 @@ export class WorkSignal {
         this.waiters.delete(wake);
         resolve();
       };
-      const timer = setTimeout(wake, maxWaitMs);
+      // A waiting fetch does not keep the process alive: a started runtime does that itself, and
+      // a fetch left waiting after its runtime shut down must not hold the process open.
+      const timer = setTimeout(wake, maxWaitMs).unref();
       this.waiters.add(wake);
     });
   }
