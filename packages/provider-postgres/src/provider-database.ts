@@ -57,6 +57,8 @@ export class ProviderDatabase {
     readonly schema: SchemaNames,
     /** The caller's clock, epoch ms: the `p_now_ms` of every procedure. */
     readonly nowMs: () => number,
+    /** The clause claim statements carry (see `claim-commit.ts`). */
+    private readonly claimCommit: string,
     retryPolicy: ConflictRetryPolicy = CONFLICT_RETRY_POLICY,
   ) {
     this.#pool = pool;
@@ -114,7 +116,7 @@ export class ProviderDatabase {
   #forSchema(statement: Statement): SchemaStatement {
     let found = this.#statements.get(statement);
     if (found === undefined) {
-      found = forSchema(statement, this.schema);
+      found = forSchema(statement, this.schema, this.claimCommit);
       this.#statements.set(statement, found);
     }
     return found;

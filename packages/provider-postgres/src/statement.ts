@@ -13,8 +13,13 @@ const MAX_NAME_BYTES = 63;
 export interface Statement {
   /** The duroxide operation name reported in errors, such as `fetch_orchestration_item`. */
   readonly operation: string;
-  /** The SQL text for a schema, given as a quoted identifier such as `"duroxide"`. */
-  readonly sql: (schema: string) => string;
+  /**
+   * The SQL text for a schema, given as a quoted identifier such as `"duroxide"`. A statement
+   * that claims work puts `claimCommit` right after its `FROM` clause: empty when claims commit
+   * durably, else the clause that lets the claim's commit skip the wait for the disk (see
+   * `claim-commit.ts`).
+   */
+  readonly sql: (schema: string, claimCommit: string) => string;
   /** Tag of the prepared statement, such as `fetch_orch`; unprepared when absent. */
   readonly preparedAs?: string;
 }
@@ -36,9 +41,13 @@ export function preparedStatementName(tag: string, schema: string): string {
   return `duro_${tag}_${createHash('sha256').update(schema).digest('hex').slice(0, 24)}`;
 }
 
-/** Builds a {@link SchemaStatement} for `schema`. */
-export function forSchema(statement: Statement, schema: SchemaNames): SchemaStatement {
-  const text = statement.sql(schema.identifier);
+/** Builds a {@link SchemaStatement} for `schema`, with the claims' commit clause `claimCommit`. */
+export function forSchema(
+  statement: Statement,
+  schema: SchemaNames,
+  claimCommit: string,
+): SchemaStatement {
+  const text = statement.sql(schema.identifier, claimCommit);
   return statement.preparedAs === undefined
     ? { text }
     : { text, name: preparedStatementName(statement.preparedAs, schema.folded) };

@@ -31,7 +31,7 @@ async function fetchFourPlan(): Promise<{ claimed: number; sharedBlocks: number 
     await client.query('SET plan_cache_mode = force_generic_plan');
     await client.query(
       `PREPARE fetch_works(bigint, bigint, text, bigint, text[], text, integer, integer) AS
-       ${FETCH_WORK_ITEMS.sql(`"${schema}"`)}`,
+       ${FETCH_WORK_ITEMS.sql(`"${schema}"`, '')}`,
     );
     let last: { claimed: number; sharedBlocks: number } | undefined;
     // The first fetch marks the index entries of acknowledged rows it passes; the second shows
@@ -111,7 +111,7 @@ describe('a worker fetch under generic plans (duro 0007)', () => {
     try {
       await client.query('BEGIN');
       const { rows } = await client.query<{ out_lock_token: string }>(
-        FETCH_WORK_ITEMS.sql(`"${schema}"`),
+        FETCH_WORK_ITEMS.sql(`"${schema}"`, ''),
         [Date.now(), LEASE_MS, null, LEASE_MS, [], 'default_only', 4, 0],
       );
       const { rows: taken } = await client.query<{ instance_id: string }>(

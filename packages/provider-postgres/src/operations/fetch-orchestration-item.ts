@@ -9,7 +9,6 @@ import type { HeldHistories, HistoryCache } from '../history-cache.js';
 import type { ProviderDatabase } from '../provider-database.js';
 import { readOptionalRow, type RowReader } from '../rows.js';
 import type { Statement } from '../statement.js';
-import { CLAIM_COMMIT_WITHOUT_FLUSH_WAIT } from './claim-commit.js';
 import { ackOrchestrationItem } from './ack-orchestration-item.js';
 import { buildAckPayload } from './ack-payload.js';
 import { fetchHistoryWithExecution } from './fetch-history-with-execution.js';
@@ -24,19 +23,19 @@ import {
 const FETCH_ORCHESTRATION_ITEM: Statement = {
   operation: 'fetch_orchestration_item',
   preparedAs: 'fetch_orch',
-  sql: (s) =>
+  sql: (s, claimCommit) =>
     `SELECT f.* FROM ${s}.fetch_orchestration_item($1::bigint, $2::bigint, $3::bigint, $4::bigint) f ` +
-    CLAIM_COMMIT_WITHOUT_FLUSH_WAIT,
+    claimCommit,
 };
 
 /** The same claim, sending only the events after those the caller holds (duro migration 2). */
 const FETCH_ORCHESTRATION_ITEM_AFTER_HELD: Statement = {
   operation: 'fetch_orchestration_item',
   preparedAs: 'fetch_orch_tail',
-  sql: (s) =>
+  sql: (s, claimCommit) =>
     `SELECT f.* FROM ${s}.duro_fetch_orchestration_item($1::bigint, $2::bigint, $3::bigint, ` +
     `$4::bigint, $5::text[], $6::bigint[], $7::bigint[]) f ` +
-    CLAIM_COMMIT_WITHOUT_FLUSH_WAIT,
+    claimCommit,
 };
 
 /** The name the procedure gives an instance it knows nothing about (no row, no start item). */

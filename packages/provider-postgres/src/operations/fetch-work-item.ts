@@ -8,14 +8,13 @@ import {
 import type { ProviderDatabase } from '../provider-database.js';
 import { readOptionalRow, type RowReader } from '../rows.js';
 import type { Statement } from '../statement.js';
-import { CLAIM_COMMIT_WITHOUT_FLUSH_WAIT } from './claim-commit.js';
 
 const FETCH_WORK_ITEM: Statement = {
   operation: 'fetch_work_item',
   preparedAs: 'fetch_work',
-  sql: (s) =>
+  sql: (s, claimCommit) =>
     `SELECT f.* FROM ${s}.fetch_work_item($1::bigint, $2::bigint, $3::text, $4::bigint, ` +
-    `$5::text[], $6::text) f ${CLAIM_COMMIT_WITHOUT_FLUSH_WAIT}`,
+    `$5::text[], $6::text) f ${claimCommit}`,
 };
 
 /**

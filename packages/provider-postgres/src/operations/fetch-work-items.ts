@@ -2,7 +2,6 @@ import type { FetchedWorkItem, SessionFetchConfig, TagFilter } from '@duro/core'
 import type { ProviderDatabase } from '../provider-database.js';
 import { readRows } from '../rows.js';
 import type { Statement } from '../statement.js';
-import { CLAIM_COMMIT_WITHOUT_FLUSH_WAIT } from './claim-commit.js';
 import { decodeFetchedWorkItem, tagArguments } from './fetch-work-item.js';
 
 /** Which rows each kind of candidate is, and the order its index (duro 0007) gives them in. */
@@ -58,7 +57,7 @@ function candidateRows(s: string, kind: keyof typeof CANDIDATE_KINDS): string {
 export const FETCH_WORK_ITEMS: Statement = {
   operation: 'fetch_work_items',
   preparedAs: 'fetch_works',
-  sql: (s) => `
+  sql: (s, claimCommit) => `
 WITH unlocked_candidates AS (${candidateRows(s, 'unlocked')}
 ),
 lapsed_candidates AS (${candidateRows(s, 'lapsed')}
@@ -107,7 +106,7 @@ claimed AS (
     RETURNING q.id, q.work_item, q.lock_token, q.attempt_count
 )
 SELECT work_item AS out_work_item, lock_token AS out_lock_token, attempt_count AS out_attempt_count
-FROM claimed ${CLAIM_COMMIT_WITHOUT_FLUSH_WAIT}
+FROM claimed ${claimCommit}
 ORDER BY id`,
 };
 

@@ -16,7 +16,6 @@ import { readRows } from '../rows.js';
 import type { Statement } from '../statement.js';
 import { INVALID_LOCK_TOKEN } from './ack-orchestration-item.js';
 import { ackPayloadOf, type AckPayload } from './ack-payload.js';
-import { CLAIM_COMMIT_WITHOUT_FLUSH_WAIT } from './claim-commit.js';
 import {
   claimAfterHeldArguments,
   claimVersionRange,
@@ -27,10 +26,10 @@ import {
 const FETCH_ORCHESTRATION_ITEMS: Statement = {
   operation: 'fetch_orchestration_item',
   preparedAs: 'fetch_orchs',
-  sql: (s) =>
+  sql: (s, claimCommit) =>
     `SELECT f.* FROM ${s}.duro_fetch_orchestration_items($1::bigint, $2::bigint, $3::bigint, ` +
     `$4::bigint, $5::text[], $6::bigint[], $7::bigint[], $8::integer) f ` +
-    CLAIM_COMMIT_WITHOUT_FLUSH_WAIT,
+    claimCommit,
 };
 
 const ACK_ORCHESTRATION_ITEMS: Statement = {

@@ -20,7 +20,8 @@ export interface EmbeddedPostgresOptions {
   /**
    * Server settings passed as `-c name=value`. Tests run with durability off, which makes commits
    * cheap; benchmarks pass their own settings and print them.
-   * @default { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off', max_connections: '400' }
+   * @default { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off',
+   *   max_connections: '400', track_activity_query_size: '16384' }
    */
   readonly settings?: Readonly<Record<string, string>>;
   /** Receives the server's log lines. @default discard them */
@@ -32,6 +33,8 @@ const TEST_SETTINGS = {
   synchronous_commit: 'off',
   full_page_writes: 'off',
   max_connections: '400',
+  // Whole statements in pg_stat_activity, for tests that check what the provider sent.
+  track_activity_query_size: '16384',
 } as const;
 
 /**

@@ -16,6 +16,8 @@ export async function startTestcontainersPostgres(): Promise<PostgresServer> {
       'synchronous_commit=off',
       '-c',
       'max_connections=400',
+      '-c',
+      'track_activity_query_size=16384',
     ])
     .start();
   return {
