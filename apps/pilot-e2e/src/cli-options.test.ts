@@ -45,6 +45,13 @@ describe('the pilot-e2e command line', () => {
     );
   });
 
+  it('skips the -- that pnpm hands on before the flags, and only that one', () => {
+    expect(parseCliOptions(['--', '--report', 'r.json']).reportFile).toBe('r.json');
+    expect(() => parseCliOptions(['--preset', 'soak', '--', '--report', 'r.json'])).toThrow(
+      UsageError,
+    );
+  });
+
   it('turns chaos off with --no-chaos', () => {
     expect(parseCliOptions(['--no-chaos']).config.chaos.enabled).toBe(false);
   });

@@ -88,14 +88,15 @@ function defined<T extends object>(values: T): { [K in keyof T]?: Exclude<T[K], 
 }
 
 /**
- * Reads the command line into a run: a preset, with single fields overridden by flags.
+ * Reads the command line into a run: a preset, with single fields overridden by flags. A
+ * leading `--` is skipped: `pnpm start -- --report r.json` hands its `--` on to the script.
  * @throws {UsageError} naming the flag that is unknown or out of range.
  */
 export function parseCliOptions(argv: readonly string[]): CliOptions {
   let parsed;
   try {
     parsed = parseArgs({
-      args: [...argv],
+      args: argv[0] === '--' ? argv.slice(1) : [...argv],
       strict: true,
       allowPositionals: false,
       options: {

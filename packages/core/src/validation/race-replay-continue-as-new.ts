@@ -269,9 +269,14 @@ export const continueAsNewValidations = {
     }
   },
 
-  // The Rust shapes `can-held` and `can-held-nonprefix` race a dequeue future held across the
-  // race (`select2(&mut held, ..)`); a yielded descriptor cannot be held, so they have no
-  // generator equivalent.
+  // The Rust shapes `can-held` and `can-held-nonprefix` race a dequeue by reference
+  // (`select2(&mut held, ..)`): it loses, stays subscribed and is never polled again, so it
+  // keeps its place in the queue without reading, and continue-as-new carries what it would
+  // have read. No duro task can be in that state. A descriptor schedules nothing until it is
+  // yielded, and each yield builds a new task (yielding `held` again subscribes anew); a race
+  // drops its losers at once; `all` polls every pending member on every poll; continue-as-new
+  // cannot be raced or joined. duroxide-node, whose descriptors these are, cannot hold a task
+  // either. Written in duro, the two shapes are `can` and `can-drain` below.
   continue_as_new_queue_race_replay: async ({ newProvider }) => {
     for (const shape of ['can', 'can-drain'] as const) {
       const provider = await newProvider();

@@ -1,13 +1,13 @@
 import { continueAsNewValidations as can } from './race-replay-continue-as-new.js';
+import { legacyQueueRaceDecisionPreserved } from './race-replay-legacy-decision.js';
 import { queueRaceValidations as queues } from './race-replay-queues.js';
 import { transitionDelivery } from './race-replay-transition.js';
 import { defineValidationGroup } from './validation-group.js';
 
 // Port of duroxide 0.1.32 `src/provider_validation/race_replay.rs`: a real runtime over the
 // provider, on seeded histories. Payloads are JSON text here (duro encodes every input and
-// result as JSON), where the Rust seeds use raw strings. `legacy_queue_race_decision_preserved`
-// and the held-dequeue shapes of `continue_as_new_queue_race_replay` hold a future across a
-// race, which a yielded descriptor cannot express, so they are not ported.
+// result as JSON), where the Rust seeds use raw strings. The held-dequeue shapes of
+// `continue_as_new_queue_race_replay` are not ported: duro cannot hold a task (see there).
 
 /** Runtime-level queue cancellation and event-version preservation checks, in Rust order. */
 export const raceReplay = defineValidationGroup('race_replay', {
@@ -23,4 +23,5 @@ export const raceReplay = defineValidationGroup('race_replay', {
   continue_as_new_queue_race_replay: can.continue_as_new_queue_race_replay,
   queue_replay_version_stamp_roundtrip: queues.queue_replay_version_stamp_roundtrip,
   positional_wait_race_replay: queues.positional_wait_race_replay,
+  legacy_queue_race_decision_preserved: legacyQueueRaceDecisionPreserved,
 });

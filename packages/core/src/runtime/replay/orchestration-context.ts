@@ -229,12 +229,16 @@ export class OrchestrationContext extends OrchestrationState {
     return scheduledTask({ type: 'utcNow' });
   }
 
-  /** Ends this execution and starts the next one with `input`; the yield never returns. */
+  /**
+   * Ends this execution and starts the next one with `input`; the yield never returns. Yield it
+   * on its own: inside `all` or `race` it does nothing and fails with
+   * `unsupported task in join/select`, as in duroxide-node.
+   */
   continueAsNew(input?: unknown): ScheduledTask<never> {
     return scheduledTask({ type: 'continueAsNew', input: encodePayload(input) });
   }
 
-  /** Continue-as-new into a given orchestration version. */
+  /** Continue-as-new into a given orchestration version; yielded on its own, as `continueAsNew`. */
   continueAsNewVersioned(input: unknown, version: string): ScheduledTask<never> {
     return scheduledTask({
       type: 'continueAsNewVersioned',

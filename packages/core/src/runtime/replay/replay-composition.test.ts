@@ -111,6 +111,45 @@ describe('replay of races, joins, retries and syscalls', () => {
     },
   );
 
+  it('subscribes anew when a descriptor that lost a race is yielded again, and that dequeue reads the message', () => {
+    const yieldedTwice: OrchestrationFunction = function* (ctx) {
+      const message = ctx.dequeueEvent<string>('q');
+      yield ctx.race(message, ctx.scheduleTimer(10));
+      return yield* message;
+    };
+    const t1 = turn(yieldedTwice, [started('0.1.31')]);
+    expect(kinds(t1.engine.historyDelta)).toEqual(['2:QueueSubscribed', '3:TimerCreated']);
+    const t2 = turn(yieldedTwice, t1.history, [timerFired(3), queued('"m1"')]);
+    expect(kinds(t2.engine.historyDelta)).toEqual([
+      '4:TimerFired<3',
+      '5:QueueEventDelivered',
+      '6:QueueSubscribed',
+      '7:QueueSubscriptionCancelled<2',
+    ]);
+    expect(t2.result).toEqual({ type: 'Completed', output: '"m1"' });
+  });
+
+  it('refuses continue-as-new inside a race or all as duroxide-node does, so no dequeue beside it takes a message', () => {
+    const composed: OrchestrationFunction = function* (ctx) {
+      const raced = yield* ctx.race(ctx.dequeueEvent('q'), ctx.continueAsNew('next'));
+      const joined = yield* ctx.all([ctx.continueAsNewVersioned('next', '2.0.0')]);
+      return [raced, joined, yield* ctx.dequeueEvent('q')];
+    };
+    const t1 = turn(composed, [started('0.1.31')]);
+    expect(t1.result).toEqual({ type: 'Continue' });
+    expect(kinds(t1.engine.historyDelta)).toEqual([
+      '2:QueueSubscribed',
+      '3:QueueSubscribed',
+      '4:QueueSubscriptionCancelled<2',
+    ]);
+    const t2 = turn(composed, t1.history, [queued('"m1"')]);
+    const refused = 'unsupported task in join/select';
+    expect(t2.result).toEqual({
+      type: 'Completed',
+      output: JSON.stringify([{ index: 1, value: refused }, [{ err: refused }], 'm1']),
+    });
+  });
+
   it('retries a failed activity after a durable backoff timer', () => {
     const retrying: OrchestrationFunction = function* (ctx) {
       return yield* ctx.scheduleActivityWithRetry('Flaky', null, {

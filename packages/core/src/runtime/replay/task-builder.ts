@@ -23,6 +23,8 @@ export const SYSCALL_UTC_NOW_MS = '__duroxide_syscall:utc_now_ms';
 export const SYSCALL_GET_KV_VALUE = '__duroxide_syscall:get_kv_value';
 /** Prefix reserved for built-in activities; user activities cannot use it. */
 export const SYSCALL_PREFIX = '__duroxide_syscall:';
+/** What continue-as-new resolves to inside `all` or `race`: duroxide-node's refusal text. */
+const UNSUPPORTED_IN_COMPOSITION = 'unsupported task in join/select';
 
 /**
  * Turns a yielded descriptor into a task node, emitting its actions into the replay state in
@@ -96,14 +98,25 @@ export class TaskBuilder {
         this.state.emit({ type: 'ContinueAsNew', input: task.input, version: task.version });
         return new NeverNode();
       case 'join': {
-        const node = new JoinNode(task.tasks.map((child) => this.build(child)));
+        const node = new JoinNode(task.tasks.map((child) => this.member(child)));
         return task._typed ? new MappedNode(node, reparseJoinEntries) : node;
       }
       case 'select': {
-        const node = new SelectNode(task.tasks.map((child) => this.build(child)));
+        const node = new SelectNode(task.tasks.map((child) => this.member(child)));
         return task._typed ? new MappedNode(node, reparseRaceValue) : node;
       }
     }
+  }
+
+  /**
+   * A member of `all` or `race`. Continue-as-new there schedules nothing and fails at once, as
+   * in duroxide-node: it would end the execution while a dequeue beside it took a message that
+   * the orchestration never sees and the next execution is never given.
+   */
+  private member(task: ScheduledTask): TaskNode {
+    return task.type === 'continueAsNew' || task.type === 'continueAsNewVersioned'
+      ? new ReadyNode(failed(UNSUPPORTED_IN_COMPOSITION))
+      : this.build(task);
   }
 
   private activity(
