@@ -66,6 +66,9 @@ export async function packPackage(directory: string, destination: string): Promi
   return { name: manifest.name, version: manifest.version, directory, tarball, files, manifest };
 }
 
+/** Files that belong to tests: `*.test.*`, `*.test-d.*`, `*.test-support.*`, `*.fixture.*`, fixtures. */
+const TEST_CODE = /\.test[.-]|\.fixture\.|\/__fixtures__\//;
+
 /**
  * What is wrong with a packed package: an `exports` target, a type declaration or a `bin`
  * missing from the tarball, no README, a `workspace:` range left in its dependencies, or test
@@ -95,7 +98,7 @@ export function tarballProblems(packed: PackedPackage): string[] {
       problems.push(`dependency ${dependency} kept the range '${range}'`);
   }
   for (const file of packed.files) {
-    if (/\.test\.|\/__fixtures__\//.test(file)) problems.push(`test file shipped: ${file}`);
+    if (TEST_CODE.test(file)) problems.push(`test code shipped: ${file}`);
   }
   return problems.map((problem) => `${packed.name}: ${problem}`);
 }
