@@ -27,13 +27,8 @@ import {
   type BenchOptions,
   type RuntimeName,
 } from './options.js';
-import {
-  formatReport,
-  type BenchReport,
-  type CellResult,
-  type IdleResult,
-  type PgbenchResult,
-} from './report.js';
+import type { CellResult } from './cell-result.js';
+import { formatReport, type BenchReport, type IdleResult, type PgbenchResult } from './report.js';
 import { summariseRounds } from './rounds.js';
 import { runRustCell } from './rust-cell.js';
 import { summarise, type CellSamples } from './samples.js';

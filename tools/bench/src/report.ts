@@ -1,26 +1,10 @@
 import type { BenchEnvironment } from '@duro/bench-provider';
-import { slotsText, type RuntimeName, type Slots } from './options.js';
+import { slotsText, type Slots } from './options.js';
+import type { CellResult } from './cell-result.js';
 import { duroToRustRatio, type RoundsSummary } from './rounds.js';
-import type { CellFigures } from './samples.js';
-import type { StageStep } from './stage-times.js';
 
 /** Stage steps that take less time than this per instance are left out of the printed report. */
 const MIN_STEP_MS = 0.1;
-
-/** One measured cell. */
-export interface CellResult {
-  readonly workload: string;
-  readonly slots: Slots;
-  readonly runtime: RuntimeName;
-  /** Which pass over the cells this was, from 1 (`--rounds`). */
-  readonly round: number;
-  readonly inFlight: number;
-  readonly figures: CellFigures;
-  /** Statements sent per orchestration, by what they do; measured for duro only. */
-  readonly statementsPerOrchestration?: Readonly<Record<string, number>>;
-  /** Where the measured instances' time went, with `--stages`; duro only. */
-  readonly stages?: readonly StageStep[];
-}
 
 export interface PgbenchResult {
   readonly clients: number;

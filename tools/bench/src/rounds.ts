@@ -1,5 +1,5 @@
 import { slotsText, type RuntimeName, type Slots } from './options.js';
-import type { CellResult } from './report.js';
+import type { CellResult } from './cell-result.js';
 
 /** One workload, slot setting and runtime over every round of a run. */
 export interface RoundsSummary {

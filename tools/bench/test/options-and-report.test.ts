@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { parseBenchArgs, UsageError } from '../src/options.js';
 import { labelledRates, queryLabel } from '../src/query-counter.js';
 import { renderChart } from '../src/chart.js';
-import { formatReport, type BenchReport, type CellResult } from '../src/report.js';
+import type { CellResult } from '../src/cell-result.js';
+import { formatReport, type BenchReport } from '../src/report.js';
 import { median, summariseRounds } from '../src/rounds.js';
 import { summarise } from '../src/samples.js';
 
