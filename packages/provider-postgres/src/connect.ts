@@ -1,5 +1,7 @@
 import pg from 'pg';
-import { toProviderError } from './errors.js';
+import { AccessTokenError } from './access-token-error.js';
+import { sessionConfig, type ConnectionTarget } from './connection-target.js';
+import { sqlState, toProviderError } from './errors.js';
 import { readLedger } from './migrations/migration-ledger.js';
 import { MigrationError } from './migrations/migration-error.js';
 import { runMigrations } from './migrations/migration-runner.js';
@@ -52,34 +54,49 @@ async function readTrackVersions(pool: pg.Pool, names: SchemaNames): Promise<Tra
   }
 }
 
-/** The connection settings every session of the provider uses. */
-function sessionConfig(url: string, options: ResolvedProviderOptions): pg.ClientConfig {
-  const config: pg.ClientConfig = {
-    connectionString: url,
-    application_name: options.applicationName,
-    connectionTimeoutMillis: options.connectionTimeoutMs,
+/** SQLSTATEs of a refused login. */
+const LOGIN_REFUSED = new Set(['28000', '28P01']);
+
+/**
+ * The pool as the provider's calls take connections from it. With Entra ID a refused login is
+ * taken for a token rotation in progress, as duroxide-pg does (its SQLSTATEs 28000 and 28P01
+ * are retryable there only), so the call fails with a retryable error and the next one logs in
+ * with the refreshed token.
+ */
+function providerConnections(pool: pg.Pool, target: ConnectionTarget) {
+  if (target.kind === 'url') return pool;
+  return {
+    connect: () =>
+      pool.connect().catch((error: unknown) => {
+        const state = sqlState(error);
+        if (state === undefined || !LOGIN_REFUSED.has(state)) throw error;
+        throw new AccessTokenError(
+          'rejected',
+          `PostgreSQL refused the Entra ID login of ${target.user} (it may be rotating its token): ${(error as Error).message}`,
+          { cause: error },
+        );
+      }),
+    end: () => pool.end(),
   };
-  if (options.lockWaitTimeoutMs > 0) config.lock_timeout = options.lockWaitTimeoutMs;
-  if (options.statementTimeoutMs > 0) config.statement_timeout = options.statementTimeoutMs;
-  return config;
 }
 
 /**
- * Opens the pool for `schema` and, unless told not to, migrates the schema. The schema name is
- * checked before anything is sent.
+ * Opens the pool for `schema` on `target` and, unless told not to, migrates the schema. The
+ * schema name is checked before anything is sent.
  * @throws {InvalidSchemaNameError} for a schema name that is not a safe identifier.
+ * @throws {RangeError} or {Error} for TLS settings that cannot be used.
  * @throws {MigrationError} when migrating fails; the pool is closed again.
  * @throws {ProviderError} when the database cannot be reached (retryable) or refuses the
  * session (permanent); the pool is closed again.
  * @internal
  */
 export async function connectProvider(
-  url: string,
+  target: ConnectionTarget,
   schema: string,
   options: ResolvedProviderOptions,
 ): Promise<ProviderConnection> {
   const names = schemaNames(schema);
-  const config = sessionConfig(url, options);
+  const config = await sessionConfig(target, options);
   // Idle connections do not keep the process alive: once its runtime has shut down, a program
   // that never closes the provider still ends, as a duroxide-node program does.
   const pool = new pg.Pool({ ...config, max: options.poolSize, allowExitOnIdle: true });
@@ -90,10 +107,10 @@ export async function connectProvider(
   let versions: TrackVersions;
   try {
     if (options.migrate) {
-      const target = options.migrateToVersion;
+      const targetVersion = options.migrateToVersion;
       versions = await runMigrations(
         pool,
-        target === undefined ? { schema } : { schema, targetVersion: target },
+        targetVersion === undefined ? { schema } : { schema, targetVersion },
       );
     } else {
       versions = await readTrackVersions(pool, names);
@@ -104,7 +121,7 @@ export async function connectProvider(
   }
   return {
     database: new ProviderDatabase(
-      pool,
+      providerConnections(pool, target),
       names,
       options.nowMs,
       claimCommitClause(options.nonDurableClaims),

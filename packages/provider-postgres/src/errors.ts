@@ -1,4 +1,5 @@
 import { ProviderError } from '@duro/core';
+import { AccessTokenError } from './access-token-error.js';
 
 /**
  * How a failed statement is handled:
@@ -6,7 +7,8 @@ import { ProviderError } from '@duro/core';
  *   its cached plan went stale after a migration redefined a procedure (`0A000`). Nothing was
  *   committed, so the provider runs the statement again itself, a bounded number of times.
  * - `transient`: the connection was lost or refused, the server is shutting down or out of
- *   resources, or a lock or statement timeout fired. The caller may try again later.
+ *   resources, a lock or statement timeout fired, or an Entra ID access token could not be had
+ *   or was refused while it was rotated. The caller may try again later.
  * - `permanent`: trying again fails the same way (a constraint, an exception a procedure raised).
  */
 export type FailureClass = 'conflict' | 'transient' | 'permanent';
@@ -46,6 +48,18 @@ const NETWORK_MESSAGES = [
   'Connection ended',
 ];
 
+/** Node's codes for a server certificate that TLS verification refused. */
+const CERTIFICATE_CODES = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_UNTRUSTED',
+]);
+
 /** The SQLSTATE of a PostgreSQL error, or `undefined` for anything else. */
 export function sqlState(error: unknown): string | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
@@ -66,6 +80,7 @@ export function isConnectionFailure(error: unknown): boolean {
 
 /** Classifies a failed statement; see {@link FailureClass}. */
 export function classifyFailure(error: unknown): FailureClass {
+  if (AccessTokenError.isInstance(error)) return 'transient';
   const state = sqlState(error);
   if (state === undefined) return isConnectionFailure(error) ? 'transient' : 'permanent';
   if (CONFLICT_STATES.has(state)) return 'conflict';
@@ -111,9 +126,20 @@ function summary(failure: FailureClass, error: unknown): string {
       if (state === '0A000') return 'Cached plan invalidated';
       return 'Serialization failure';
     case 'transient':
+      if (AccessTokenError.isInstance(error)) return 'No usable access token';
       return isConnectionFailure(error) ? 'Connection lost or refused' : 'Database busy';
     case 'permanent':
-      return state === '23505' ? 'Duplicate detected' : 'Database error';
+      if (state === '23505') return 'Duplicate detected';
+      if (CERTIFICATE_CODES.has(String((error as { code?: unknown }).code))) {
+        return "TLS refused the server's certificate: it does not chain to a trusted CA (set the CA with ssl.ca, sslrootcert or PGSSLROOTCERT)";
+      }
+      if ((error as { code?: unknown }).code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
+        return "TLS refused the server's certificate: it does not name the host connected to (connect by a name the certificate has)";
+      }
+      if (state === '28000' && (error as Error).message.includes('no encryption')) {
+        return 'The server takes TLS connections only (set sslmode, verify-full in production)';
+      }
+      return 'Database error';
   }
 }
 

@@ -21,6 +21,19 @@
  */
 export { PostgresProvider } from './postgres-provider.js';
 export type { PostgresProviderOptions } from './postgres-provider-options.js';
+export {
+  DEFAULT_ENTRA_AUDIENCE,
+  type EntraAccessToken,
+  type EntraCredential,
+  type PostgresEntraOptions,
+} from './postgres-entra-options.js';
+export {
+  SSL_MODES,
+  type PemInput,
+  type PostgresSslOptions,
+  type SslMode,
+} from './postgres-ssl-options.js';
+export { AccessTokenError, type AccessTokenErrorCode } from './access-token-error.js';
 export { InvalidSchemaNameError, validateSchemaName } from './schema-name.js';
 export { wakeupChannel, type WakeupQueue } from './wakeup-channel.js';
 export {

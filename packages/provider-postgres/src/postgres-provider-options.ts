@@ -1,9 +1,11 @@
+import type { PostgresSslOptions } from './postgres-ssl-options.js';
+
 /** Options of `PostgresProvider.connect` and `PostgresProvider.connectWithSchema`. */
 export interface PostgresProviderOptions {
   /**
    * Most connections the provider's pool opens. The listening connection that wakes idle
    * fetches is one more, opened on the first fetch that waits.
-   * @default 10 (duroxide-pg's default)
+   * @default the environment variable `DUROXIDE_PG_POOL_MAX`, else 10 (as duroxide-pg)
    */
   readonly poolSize?: number;
   /**
@@ -12,6 +14,13 @@ export interface PostgresProviderOptions {
    * @default 30_000 (duroxide-pg's acquire timeout)
    */
   readonly connectionTimeoutMs?: number;
+  /**
+   * TLS settings of every connection, as libpq would take them from `sslmode`, `sslrootcert`,
+   * `sslcert` and `sslkey`. A field left out comes from the database URL, then from `PGSSLMODE`,
+   * `PGSSLROOTCERT`, `PGSSLCERT` and `PGSSLKEY`. Use `{ mode: 'verify-full' }` in production.
+   * @default no TLS, unless the URL or the environment asks for it
+   */
+  readonly ssl?: PostgresSslOptions;
   /**
    * PostgreSQL `lock_timeout` of the provider's sessions: a statement waiting longer than this
    * for a row or advisory lock fails with a retryable error, ms. 0 waits forever. Not to be
@@ -97,12 +106,22 @@ export interface PostgresProviderOptions {
 
 /** {@link PostgresProviderOptions} with every default applied. @internal */
 export type ResolvedProviderOptions = Required<
-  Omit<PostgresProviderOptions, 'migrateToVersion'>
+  Omit<PostgresProviderOptions, 'migrateToVersion' | 'ssl'>
 > & {
   readonly migrateToVersion: number | undefined;
+  readonly ssl: PostgresSslOptions | undefined;
 };
 
-function nonNegativeInteger(name: string, value: number | undefined, fallback: number): number {
+/**
+ * `value`, or `fallback` when it is undefined.
+ * @throws {RangeError} naming the option when the value is negative or not an integer.
+ * @internal
+ */
+export function nonNegativeInteger(
+  name: string,
+  value: number | undefined,
+  fallback: number,
+): number {
   if (value === undefined) return fallback;
   if (!Number.isSafeInteger(value) || value < 0) {
     throw new RangeError(`${name} must be a non-negative integer, got ${value}`);
@@ -119,19 +138,52 @@ function flag(name: string, value: boolean | undefined, fallback: boolean): bool
 }
 
 /**
+ * `value` when it is a whole number of at least 1.
+ * @throws {RangeError} naming the option otherwise.
+ * @internal
+ */
+export function positiveInteger(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new RangeError(`${name} must be a positive integer, got ${value}`);
+  }
+  return value;
+}
+
+/** duroxide-pg's pool size, and the variable it reads it from. */
+const DEFAULT_POOL_SIZE = 10;
+const POOL_SIZE_VARIABLE = 'DUROXIDE_PG_POOL_MAX';
+
+function poolSizeFromEnvironment(env: NodeJS.ProcessEnv): number {
+  const text = env[POOL_SIZE_VARIABLE]?.trim();
+  if (text === undefined || text === '') return DEFAULT_POOL_SIZE;
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value < 1 || !Number.isSafeInteger(value)) {
+    throw new RangeError(`${POOL_SIZE_VARIABLE} must be a positive integer, got '${text}'`);
+  }
+  return value;
+}
+
+/**
  * The default safety-net poll: an idle provider then sends, per queue, one fetch and one
  * due-time read every 5 s, well under one query per second in all.
  */
 const DEFAULT_IDLE_POLL_INTERVAL_MS = 5_000;
 
 /**
- * Applies the defaults and checks the values.
- * @throws {RangeError} naming the option when a number is negative, fractional, or (for
- * `poolSize` and `idlePollIntervalMs`) zero.
+ * Applies the defaults (the pool size from `DUROXIDE_PG_POOL_MAX` in `env` when the options do
+ * not give it) and checks the values.
+ * @throws {RangeError} naming the option (or the variable) when a number is negative,
+ * fractional, or (for `poolSize` and `idlePollIntervalMs`) zero.
  * @internal
  */
-export function resolveProviderOptions(options: PostgresProviderOptions): ResolvedProviderOptions {
-  const poolSize = nonNegativeInteger('poolSize', options.poolSize, 10);
+export function resolveProviderOptions(
+  options: PostgresProviderOptions,
+  env: NodeJS.ProcessEnv = process.env,
+): ResolvedProviderOptions {
+  const poolSize =
+    options.poolSize === undefined
+      ? poolSizeFromEnvironment(env)
+      : nonNegativeInteger('poolSize', options.poolSize, DEFAULT_POOL_SIZE);
   const idlePollIntervalMs = nonNegativeInteger(
     'idlePollIntervalMs',
     options.idlePollIntervalMs,
@@ -151,6 +203,7 @@ export function resolveProviderOptions(options: PostgresProviderOptions): Resolv
     applicationName: options.applicationName ?? 'duro',
     migrate: options.migrate ?? true,
     migrateToVersion: options.migrateToVersion,
+    ssl: options.ssl,
     idlePollIntervalMs,
     historyCacheSize: nonNegativeInteger('historyCacheSize', options.historyCacheSize, 256),
     queueVacuumIntervalMs: nonNegativeInteger(

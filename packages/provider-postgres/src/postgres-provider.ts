@@ -35,6 +35,8 @@ import {
   type WorkItemAckOutcome,
 } from '@duro/core';
 import { connectProvider, type ProviderConnection } from './connect.js';
+import type { ConnectionTarget } from './connection-target.js';
+import { openEntraTarget } from './entra-target.js';
 import { orchestrationScope, workScope } from './fetch-scopes.js';
 import { HistoryCache } from './history-cache.js';
 import { LockOwners } from './lock-owners.js';
@@ -91,6 +93,7 @@ import { readQueueDueTimes } from './operations/read-queue-due-times.js';
 import { renewOrchestrationItemLock } from './operations/renew-orchestration-item-lock.js';
 import { renewSessionLock } from './operations/renew-session-lock.js';
 import { renewWorkItemLock } from './operations/renew-work-item-lock.js';
+import { resolveEntraOptions, type PostgresEntraOptions } from './postgres-entra-options.js';
 import {
   resolveProviderOptions,
   type PostgresProviderOptions,
@@ -158,6 +161,8 @@ export class PostgresProvider implements Provider, ProviderAdmin {
   readonly #sessionOwners = new RecentMap<string, string>(MAX_REMEMBERED_SESSIONS);
   /** The owners that claimed session work through this provider. */
   readonly #ownersWithSessions = new RecentMap<string, true>(MAX_REMEMBERED_SESSIONS);
+  /** Stops what the provider's connections need besides the pool (an access token's refresh). */
+  #releaseTarget: () => void = () => undefined;
 
   private constructor(connection: ProviderConnection, options: ResolvedProviderOptions) {
     this.schema = connection.schema;
@@ -214,7 +219,93 @@ export class PostgresProvider implements Provider, ProviderAdmin {
     options: PostgresProviderOptions = {},
   ): Promise<PostgresProvider> {
     const resolved = resolveProviderOptions(options);
-    return new PostgresProvider(await connectProvider(url, schema, resolved), resolved);
+    return PostgresProvider.connectToTarget({ kind: 'url', url }, schema, resolved);
+  }
+
+  /**
+   * Connects to the `public` schema of Azure Database for PostgreSQL (or any PostgreSQL that
+   * takes Entra ID access tokens as passwords) as `user`, migrating it first unless
+   * `options.migrate` is false. See {@link connectWithSchemaAndEntra}.
+   * @throws {AccessTokenError} when no usable first token can be had (for example,
+   * `@azure/identity` is not installed and no credential was given).
+   * @throws {MigrationError} when the schema cannot be migrated.
+   * @throws {ProviderError} when the database cannot be reached (retryable) or refuses the login.
+   * @throws {RangeError} for an invalid option or an empty host, database or user.
+   */
+  static connectWithEntra(
+    host: string,
+    port: number,
+    database: string,
+    user: string,
+    options: PostgresEntraOptions = {},
+  ): Promise<PostgresProvider> {
+    return PostgresProvider.connectWithSchemaAndEntra(
+      host,
+      port,
+      database,
+      user,
+      'public',
+      options,
+    );
+  }
+
+  /**
+   * Connects to `schema` as the Entra ID principal `user`, whose password is an access token:
+   * from `options.credential` or `options.getToken`, else from `@azure/identity`'s
+   * `DefaultAzureCredential` (workload identity, managed identity, developer tools). Each new
+   * connection logs in with the current token; the token is refreshed in the background before
+   * it expires (at the latest every `refreshIntervalMs`), and a failed refresh is logged and
+   * retried with backoff while open connections keep working. Connections always use TLS and
+   * verify the server's certificate and host name (`verify-full`). A login refused while a token
+   * is rotated fails the call with a retryable `ProviderError`. `close()` stops the refresh.
+   * @throws {AccessTokenError} when no usable first token can be had.
+   * @throws {InvalidSchemaNameError} for a schema name that is not a safe identifier.
+   * @throws {MigrationError} when the schema cannot be migrated.
+   * @throws {ProviderError} when the database cannot be reached (retryable) or refuses the login.
+   * @throws {RangeError} for an invalid option or an empty host, database or user.
+   *
+   * @example
+   * ```ts
+   * const provider = await PostgresProvider.connectWithSchemaAndEntra(
+   *   'orders-db.postgres.database.azure.com',
+   *   5432,
+   *   'orders',
+   *   'orders-worker', // the role of the managed identity
+   *   'duroxide',
+   * );
+   * ```
+   */
+  static async connectWithSchemaAndEntra(
+    host: string,
+    port: number,
+    database: string,
+    user: string,
+    schema: string,
+    options: PostgresEntraOptions = {},
+  ): Promise<PostgresProvider> {
+    const resolved = resolveEntraOptions(options);
+    const target = await openEntraTarget({ host, port, database, user }, resolved);
+    try {
+      const provider = await PostgresProvider.connectToTarget(target, schema, resolved.provider);
+      provider.#releaseTarget = () => target.accessToken.close();
+      return provider;
+    } catch (error) {
+      target.accessToken.close();
+      throw error;
+    }
+  }
+
+  /**
+   * Connects to `schema` on `target`, which the caller keeps and releases (for the `duro`
+   * command, which shares one access token between the provider and its own reads).
+   * @internal
+   */
+  static async connectToTarget(
+    target: ConnectionTarget,
+    schema: string,
+    options: ResolvedProviderOptions,
+  ): Promise<PostgresProvider> {
+    return new PostgresProvider(await connectProvider(target, schema, options), options);
   }
 
   /**
@@ -226,6 +317,7 @@ export class PostgresProvider implements Provider, ProviderAdmin {
     await this.#wakeups.close();
     await this.#queueVacuum.close();
     await this.#db.close();
+    this.#releaseTarget();
   }
 
   // ----- Orchestrator queue -----

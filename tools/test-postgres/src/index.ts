@@ -22,7 +22,11 @@ export { probeDockerEngine, type DockerEngineProbe } from './docker-engine.js';
 export { findFreePort } from './free-port.js';
 export type { PostgresRoute, PostgresServer, RouteAttempt } from './postgres-server.js';
 export { PostgresUnavailableError } from './postgres-unavailable-error.js';
-export { startEmbeddedPostgres, type EmbeddedPostgresOptions } from './routes/embedded.js';
+export {
+  startEmbeddedPostgres,
+  type EmbeddedPostgresOptions,
+  type EmbeddedPostgresTls,
+} from './routes/embedded.js';
 export { readServerVersion } from './server-probe.js';
 export {
   TEST_SCHEMA_PREFIX,

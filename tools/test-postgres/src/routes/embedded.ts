@@ -1,4 +1,4 @@
-import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +26,53 @@ export interface EmbeddedPostgresOptions {
   readonly settings?: Readonly<Record<string, string>>;
   /** Receives the server's log lines. @default discard them */
   readonly onLog?: (line: string) => void;
+  /** Turns TLS on with these PEM files (`ssl=on`, `ssl_cert_file`, `ssl_key_file`, `ssl_ca_file`). */
+  readonly tls?: EmbeddedPostgresTls;
+  /**
+   * The lines of `pg_hba.conf`, replacing those initdb writes (which let any local client log in
+   * with a password, over TLS or not); `hostssl` lines alone make a server that refuses plain
+   * connections.
+   * @default initdb's
+   */
+  readonly hba?: readonly string[];
+}
+
+/** The PEM texts of a TLS server. */
+export interface EmbeddedPostgresTls {
+  /** The server's certificate. */
+  readonly certificate: string;
+  /** Its private key. */
+  readonly privateKey: string;
+  /** The CA that client certificates must chain to. */
+  readonly certificateAuthority: string;
+}
+
+/** Where the TLS files go in the data directory. */
+const TLS_FILES = {
+  certificate: 'server.crt',
+  privateKey: 'server.key',
+  certificateAuthority: 'root.crt',
+};
+
+/**
+ * Writes the TLS files and `pg_hba.conf` into the data directory, owned by its owner (the
+ * `postgres` user when run as root): the server refuses a key that others can read.
+ */
+async function writeServerFiles(dataDir: string, options: EmbeddedPostgresOptions): Promise<void> {
+  const owner = await stat(dataDir);
+  const files: [string, string][] = [];
+  if (options.tls !== undefined) {
+    for (const [field, name] of Object.entries(TLS_FILES)) {
+      files.push([name, options.tls[field as keyof EmbeddedPostgresTls]]);
+    }
+  }
+  if (options.hba !== undefined) files.push(['pg_hba.conf', `${options.hba.join('\n')}\n`]);
+  for (const [name, text] of files) {
+    const path = join(dataDir, name);
+    await writeFile(path, text, { mode: 0o600 });
+    await chmod(path, 0o600);
+    await chown(path, owner.uid, owner.gid);
+  }
 }
 
 const TEST_SETTINGS = {
@@ -70,10 +117,20 @@ export async function startEmbeddedPostgres(
   await chmod(folder, 0o777);
   const port = await findFreePort();
   const password = 'duro';
-  const settings = options.settings ?? TEST_SETTINGS;
+  const dataDir = join(folder, 'data');
+  const tlsSettings =
+    options.tls === undefined
+      ? {}
+      : {
+          ssl: 'on',
+          ssl_cert_file: join(dataDir, TLS_FILES.certificate),
+          ssl_key_file: join(dataDir, TLS_FILES.privateKey),
+          ssl_ca_file: join(dataDir, TLS_FILES.certificateAuthority),
+        };
+  const settings = { ...(options.settings ?? TEST_SETTINGS), ...tlsSettings };
   const log = options.onLog ?? (() => {});
   const server = new EmbeddedPostgres({
-    databaseDir: join(folder, 'data'),
+    databaseDir: dataDir,
     port,
     user: 'postgres',
     password,
@@ -85,6 +142,7 @@ export async function startEmbeddedPostgres(
   });
   try {
     await server.initialise();
+    await writeServerFiles(dataDir, options);
     await server.start();
   } catch (error) {
     await rm(folder, { recursive: true, force: true });
