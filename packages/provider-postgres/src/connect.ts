@@ -94,9 +94,10 @@ export async function connectProvider(
   target: ConnectionTarget,
   schema: string,
   options: ResolvedProviderOptions,
+  env: NodeJS.ProcessEnv = process.env,
 ): Promise<ProviderConnection> {
   const names = schemaNames(schema);
-  const config = await sessionConfig(target, options);
+  const config = await sessionConfig(target, options, env);
   // Idle connections do not keep the process alive: once its runtime has shut down, a program
   // that never closes the provider still ends, as a duroxide-node program does.
   const pool = new pg.Pool({ ...config, max: options.poolSize, allowExitOnIdle: true });

@@ -17,6 +17,8 @@ export interface EntraTarget {
   readonly port: number;
   readonly database: string;
   readonly user: string;
+  /** libpq's TLS parameters of the URL the server was named by, if it was. */
+  readonly sslParameters: URLSearchParams;
   readonly accessToken: RefreshingAccessToken;
 }
 
@@ -86,7 +88,7 @@ export async function sessionConfig(
   const { accessToken } = target;
   const ssl = await resolveSslSettings({
     options: { ...settings.ssl, mode: 'verify-full' },
-    url: new URLSearchParams(),
+    url: target.sslParameters,
     env,
   });
   return {

@@ -33,7 +33,9 @@ async function tokenSource(options: ResolvedEntraOptions): Promise<AccessTokenSo
 
 /**
  * Checks the server, gets the first access token and starts refreshing it. The caller closes
- * the target's `accessToken` when done with it.
+ * the target's `accessToken` when done with it. `sslParameters` are libpq's TLS parameters of a
+ * URL the server was named by (a CA file, a client certificate); the mode is `verify-full`
+ * whatever they say.
  * @throws {RangeError} for an empty host, database or user, or a port out of range.
  * @throws {AccessTokenError} when no usable first token can be had.
  * @internal
@@ -41,6 +43,7 @@ async function tokenSource(options: ResolvedEntraOptions): Promise<AccessTokenSo
 export async function openEntraTarget(
   server: EntraServer,
   options: ResolvedEntraOptions,
+  sslParameters: URLSearchParams = new URLSearchParams(),
 ): Promise<EntraTarget> {
   checkServer(server);
   const accessToken = await RefreshingAccessToken.acquire(await tokenSource(options), {
@@ -54,6 +57,7 @@ export async function openEntraTarget(
     port: server.port,
     database: server.database,
     user: server.user,
+    sslParameters,
     accessToken,
   };
 }

@@ -297,15 +297,17 @@ export class PostgresProvider implements Provider, ProviderAdmin {
 
   /**
    * Connects to `schema` on `target`, which the caller keeps and releases (for the `duro`
-   * command, which shares one access token between the provider and its own reads).
+   * command, which shares one access token between the provider and its own reads), reading
+   * libpq's TLS variables from `env`.
    * @internal
    */
   static async connectToTarget(
     target: ConnectionTarget,
     schema: string,
     options: ResolvedProviderOptions,
+    env: NodeJS.ProcessEnv = process.env,
   ): Promise<PostgresProvider> {
-    return new PostgresProvider(await connectProvider(target, schema, options), options);
+    return new PostgresProvider(await connectProvider(target, schema, options, env), options);
   }
 
   /**

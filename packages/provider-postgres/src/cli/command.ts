@@ -1,4 +1,5 @@
 import type { OptionSpec, ParsedArguments } from './argument-parser.js';
+import type { CliConnection } from './cli-connection.js';
 import type { CliIo } from './cli-io.js';
 import type { CliStore } from './store-connection.js';
 
@@ -8,8 +9,11 @@ export interface CommandContext {
   readonly args: ParsedArguments;
   /** `--json`: machine-readable output instead of text. */
   readonly json: boolean;
-  /** The database URL, checked (from `--database-url` or `DATABASE_URL`). */
-  databaseUrl(): string;
+  /**
+   * Where to connect (from `--database-url`, `DATABASE_URL` or libpq's variables, with the TLS
+   * and Entra ID options), worked out on first use and released when the command returns.
+   */
+  connection(): Promise<CliConnection>;
   /** The schema (`--schema`, else `DURO_SCHEMA`, else `public`). */
   readonly schema: string;
   /** The store, opened on first use and closed when the command returns. */

@@ -7,11 +7,18 @@ import type { CliIo } from './cli-io.js';
 import type { Command, CommandContext } from './command.js';
 import { COMMANDS } from './command-list.js';
 import { commandHelp, generalHelp } from './help-text.js';
-import { checkDatabaseUrl, openStore, type CliStore } from './store-connection.js';
+import { openCliConnection, type CliConnection } from './cli-connection.js';
+import { openStore, type CliStore } from './store-connection.js';
 
 /** Options every command takes. */
 export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
   { name: 'database-url', kind: 'value' },
+  { name: 'sslmode', kind: 'value' },
+  { name: 'sslrootcert', kind: 'value' },
+  { name: 'sslcert', kind: 'value' },
+  { name: 'sslkey', kind: 'value' },
+  { name: 'entra', kind: 'flag' },
+  { name: 'entra-audience', kind: 'value' },
   { name: 'schema', kind: 'value' },
   { name: 'json', kind: 'flag' },
   { name: 'help', kind: 'flag', short: 'h' },
@@ -32,6 +39,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     io.stderr.write(`duro: unknown command '${name}'\nRun 'duro --help' for the commands.\n`);
     return EXIT_CODES.usage;
   }
+  let connection: CliConnection | undefined;
   let store: CliStore | undefined;
   try {
     const args = parseArguments(rest, [...GLOBAL_OPTIONS, ...command.options]);
@@ -45,8 +53,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       args,
       json: args.flags.has('json'),
       schema,
-      databaseUrl: () => checkDatabaseUrl(args.values.get('database-url') ?? io.env.DATABASE_URL),
-      store: async () => (store ??= await openStore(context.databaseUrl(), schema)),
+      connection: async () => (connection ??= await openCliConnection(args, io.env)),
+      store: async () => (store ??= await openStore(await context.connection(), schema)),
     };
     await command.run(context);
     return EXIT_CODES.ok;
@@ -54,6 +62,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return report(error, command, io);
   } finally {
     await store?.close().catch(() => undefined);
+    connection?.release();
   }
 }
 

@@ -1,7 +1,11 @@
 import { Client, ManagementClient, type ProviderAdmin } from '@duro/core';
 import pg from 'pg';
+import { sessionConfig } from '../connection-target.js';
+import { toProviderError } from '../errors.js';
 import { PostgresProvider } from '../postgres-provider.js';
+import { resolveProviderOptions } from '../postgres-provider-options.js';
 import { schemaNames } from '../migrations/schema-sql.js';
+import type { CliConnection } from './cli-connection.js';
 import { CliError } from './cli-error.js';
 
 /** An open connection to one schema: SQL for the reads `duro` does itself, and the clients. */
@@ -21,44 +25,28 @@ export interface CliStore {
 /** How long `duro` waits for PostgreSQL to accept a connection, in milliseconds. */
 const CONNECT_TIMEOUT_MS = 10_000;
 
-/**
- * Checks `url` before any connection is tried: a `postgres://` or `postgresql://` URL.
- * @throws {CliError} (connection) naming what is wrong with it.
- */
-export function checkDatabaseUrl(url: string | undefined): string {
-  if (url === undefined || url === '') {
-    throw CliError.usage('no database: pass --database-url or set DATABASE_URL');
-  }
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw CliError.connection(`not a valid database URL: '${redact(url)}'`);
-  }
-  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
-    throw CliError.connection(
-      `database URL must start with postgres:// or postgresql://, got '${parsed.protocol}//'`,
-    );
-  }
-  return url;
-}
-
-/** `url` with its password replaced by `***`, for messages. */
-export function redact(url: string): string {
-  return url.replace(/(\/\/[^:/@]+:)[^@]*@/, '$1***@');
-}
+const SESSION_SETTINGS = {
+  applicationName: 'duro-cli',
+  connectionTimeoutMs: CONNECT_TIMEOUT_MS,
+  lockWaitTimeoutMs: 0,
+  statementTimeoutMs: 0,
+  ssl: undefined,
+} as const;
 
 /**
- * A pool on `url`, once a first query went through.
+ * A pool on `connection`, once a first query went through.
  * @throws {CliError} (connection) saying why the server cannot be used.
  */
-export async function openPool(url: string): Promise<pg.Pool> {
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: 3,
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-    application_name: 'duro-cli',
-  });
+export async function openPool(connection: CliConnection): Promise<pg.Pool> {
+  let pool: pg.Pool;
+  try {
+    pool = new pg.Pool({
+      ...(await sessionConfig(connection.target, SESSION_SETTINGS, connection.env)),
+      max: 3,
+    });
+  } catch (error) {
+    throw CliError.connection(error instanceof Error ? error.message : String(error));
+  }
   // An idle client that loses its server must not crash the process.
   pool.on('error', () => undefined);
   try {
@@ -66,7 +54,7 @@ export async function openPool(url: string): Promise<pg.Pool> {
     return pool;
   } catch (error) {
     await pool.end().catch(() => undefined);
-    throw connectionError(error, url);
+    throw connectionError(error, connection.server);
   }
 }
 
@@ -74,9 +62,9 @@ export async function openPool(url: string): Promise<pg.Pool> {
  * Opens `schema` for the commands that read or change instances.
  * @throws {CliError} (connection) when the server cannot be used or the schema is not migrated.
  */
-export async function openStore(url: string, schema: string): Promise<CliStore> {
+export async function openStore(connection: CliConnection, schema: string): Promise<CliStore> {
   const names = schemaNames(schema);
-  const pool = await openPool(url);
+  const pool = await openPool(connection);
   try {
     const found = await pool.query<{ present: boolean }>(
       `SELECT to_regclass($1) IS NOT NULL AS present`,
@@ -87,11 +75,12 @@ export async function openStore(url: string, schema: string): Promise<CliStore> 
         `schema '${names.folded}' has no duro tables; run 'duro migrate --schema ${names.folded}' first`,
       );
     }
-    const provider = await PostgresProvider.connectWithSchema(url, schema, {
-      migrate: false,
-      poolSize: 2,
-      applicationName: 'duro-cli',
-    });
+    const provider = await PostgresProvider.connectToTarget(
+      connection.target,
+      schema,
+      resolveProviderOptions({ migrate: false, poolSize: 2, applicationName: 'duro-cli' }),
+      connection.env,
+    );
     return {
       pool,
       schemaSql: names.identifier,
@@ -112,8 +101,7 @@ export async function openStore(url: string, schema: string): Promise<CliStore> 
 
 const LOGIN_FAILED = new Set(['28P01', '28000']);
 
-function connectionError(error: unknown, url: string): CliError {
-  const where = describeServer(url);
+function connectionError(error: unknown, where: string): CliError {
   const code = (error as { code?: unknown }).code;
   const message = error instanceof Error ? error.message : String(error);
   if (code === 'ECONNREFUSED')
@@ -121,7 +109,7 @@ function connectionError(error: unknown, url: string): CliError {
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
     return CliError.connection(`cannot reach PostgreSQL at ${where}: unknown host`);
   }
-  if (typeof code === 'string' && LOGIN_FAILED.has(code)) {
+  if (typeof code === 'string' && LOGIN_FAILED.has(code) && !message.includes('no encryption')) {
     return CliError.connection(`PostgreSQL at ${where} refused the login: ${message}`);
   }
   if (code === '3D000') return CliError.connection(`PostgreSQL at ${where}: ${message}`);
@@ -130,14 +118,9 @@ function connectionError(error: unknown, url: string): CliError {
       `cannot reach PostgreSQL at ${where}: no answer within ${CONNECT_TIMEOUT_MS / 1_000} s`,
     );
   }
-  return CliError.connection(`cannot use PostgreSQL at ${where}: ${message}`);
-}
-
-function describeServer(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.hostname || 'localhost'}:${parsed.port || '5432'}`;
-  } catch {
-    return redact(url);
-  }
+  // The provider's wording names TLS failures (a refused certificate, a server that takes TLS
+  // only) and what to change.
+  return CliError.connection(
+    `cannot use PostgreSQL at ${where}: ${toProviderError('connect', error).detail}`,
+  );
 }

@@ -37,6 +37,18 @@ describe('duro errors', () => {
       expect(help.stdout).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
     }
     expect(help.stdout).toContain('3 instance not found');
+    for (const option of [
+      '--database-url URL',
+      '--sslmode MODE',
+      '--sslrootcert FILE',
+      '--sslcert FILE',
+      '--sslkey FILE',
+      '--entra ',
+      '--entra-audience SCOPE',
+    ]) {
+      expect(help.stdout).toContain(`  ${option}`);
+    }
+    expect(help.stdout).toContain('use verify-full');
     const prune = await runDuro(['prune', '--help']);
     expect(prune).toMatchObject({ code: 0, stderr: '' });
     expect(prune.stdout).toContain(
@@ -60,7 +72,9 @@ describe('duro errors', () => {
   it('a missing or malformed database URL is named without a stack trace', async () => {
     const none = await runDuro(['stats']);
     expect(none.code).toBe(2);
-    expect(none.stderr).toContain('no database: pass --database-url or set DATABASE_URL');
+    expect(none.stderr).toContain(
+      'no database: pass --database-url, or set DATABASE_URL or the PGHOST, PGDATABASE, PGUSER variables',
+    );
     const malformed = await runDuro(['stats', '--database-url', 'not a url']);
     expect(malformed).toMatchObject({
       code: 4,

@@ -35,7 +35,7 @@ export const migrateCommand: Command = {
     const targetVersion = integerOption(context.args, 'target', 1);
     const extensions = !context.args.flags.has('no-extensions');
     const names = schemaNames(context.schema);
-    const pool = await openPool(context.databaseUrl());
+    const pool = await openPool(await context.connection());
     try {
       if (context.args.flags.has('dry-run') || context.args.flags.has('print-sql')) {
         const client = await pool.connect();
