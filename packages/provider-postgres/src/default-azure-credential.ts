@@ -16,17 +16,23 @@ function isModuleNotFound(error: unknown): boolean {
   return code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND';
 }
 
+/** Loads a module by name; tests replace it to see the package missing. @internal */
+export type ModuleImporter = (specifier: string) => Promise<unknown>;
+
 /**
  * `@azure/identity`'s `DefaultAzureCredential`: environment, workload identity, managed identity,
- * then the developer tools (Azure CLI, Azure Developer CLI, Azure PowerShell).
+ * then the developer tools (Azure CLI, Azure Developer CLI, Azure PowerShell). Constructing it
+ * contacts nothing; its first `getToken` does.
  * @throws {AccessTokenError} (`unavailable`) saying to install `@azure/identity` when it is
  * missing.
  * @internal
  */
-export async function loadDefaultAzureCredential(): Promise<EntraCredential> {
+export async function loadDefaultAzureCredential(
+  importModule: ModuleImporter = (specifier) => import(specifier),
+): Promise<EntraCredential> {
   let identity: AzureIdentityModule;
   try {
-    identity = (await import(AZURE_IDENTITY)) as AzureIdentityModule;
+    identity = (await importModule(AZURE_IDENTITY)) as AzureIdentityModule;
   } catch (error) {
     if (!isModuleNotFound(error)) throw error;
     throw new AccessTokenError(

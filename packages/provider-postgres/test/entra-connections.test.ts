@@ -205,20 +205,6 @@ describe('connecting with Entra ID access tokens', () => {
     );
   });
 
-  it('without a credential, connecting says to install @azure/identity (which this workspace does not)', async () => {
-    const error = await PostgresProvider.connectWithEntra(
-      'localhost',
-      server.port,
-      'postgres',
-      'nobody',
-    ).then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect(AccessTokenError.isInstance(error) && error.code).toBe('unavailable');
-    expect((error as Error).message).toMatch(/npm install @azure\/identity/);
-  });
-
   it('a token function works as the credential does', async () => {
     const credential = await newCredential();
     const audiences: string[] = [];

@@ -72,13 +72,6 @@ describe('how duro connects', () => {
     expect(badMode.stderr).toContain('sslmode in the database URL must be one of disable, allow');
   });
 
-  it('--entra without @azure/identity installed says to install it (exit 4)', async () => {
-    const url = `postgres://app@localhost:${server.port}/postgres`;
-    const result = await runDuro(['stats', '--entra', '--database-url', url]);
-    expect(result.code).toBe(4);
-    expect(result.stderr).toMatch(/npm install @azure\/identity/);
-  });
-
   it('--entra refuses a password in the URL, and a URL without user or database, before any login', async () => {
     const withPassword = await runDuro(['stats', '--entra', '--database-url', server.url]);
     expect(withPassword.code).toBe(2);
