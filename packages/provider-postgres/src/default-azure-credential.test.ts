@@ -6,7 +6,7 @@ describe('the default credential', () => {
   it("is @azure/identity's DefaultAzureCredential, loaded when asked for", async () => {
     const credential = await loadDefaultAzureCredential();
     expect(credential.constructor.name).toBe('DefaultAzureCredential');
-    expect(credential.getToken).toBeTypeOf('function');
+    expect(typeof credential.getToken).toBe('function');
   });
 
   it('says to install @azure/identity, or to pass a credential, when the package is missing', async () => {

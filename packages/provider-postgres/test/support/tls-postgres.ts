@@ -50,7 +50,8 @@ export async function startTlsPostgres(): Promise<TlsPostgres> {
     port: Number(url.port),
     certificates,
     url: url.toString(),
-    query: async (text, values = []) => (await pool.query(text, values)).rows,
+    query: async <Row extends pg.QueryResultRow>(text: string, values: unknown[] = []) =>
+      (await pool.query<Row>(text, values)).rows,
     async stop() {
       await pool.end();
       await server.stop();
