@@ -15,7 +15,9 @@
  * ```
  *
  * `runMigrations` migrates a schema on its own, for deployments whose workers connect with
- * `migrate: false`.
+ * `migrate: false`. `PostgresProvider.connectWithEntra` and `connectWithSchemaAndEntra` log in to
+ * Azure Database for PostgreSQL with refreshed Entra ID access tokens over `verify-full` TLS; every
+ * way of connecting takes TLS settings (`PostgresSslOptions`, libpq's `sslmode` and the like).
  *
  * @packageDocumentation
  */
