@@ -8,7 +8,7 @@ import { runMigrations } from './migrations/migration-runner.js';
 import { claimCommitClause } from './operations/claim-commit.js';
 import { schemaNames, type SchemaNames } from './migrations/schema-sql.js';
 import type { ResolvedProviderOptions } from './postgres-provider-options.js';
-import { ProviderDatabase } from './provider-database.js';
+import { ProviderDatabase, type ConnectionSource } from './provider-database.js';
 
 /** What a provider is built from once connected. @internal */
 export interface ProviderConnection {
@@ -63,7 +63,7 @@ const LOGIN_REFUSED = new Set(['28000', '28P01']);
  * are retryable there only), so the call fails with a retryable error and the next one logs in
  * with the refreshed token.
  */
-function providerConnections(pool: pg.Pool, target: ConnectionTarget) {
+function providerConnections(pool: pg.Pool, target: ConnectionTarget): ConnectionSource {
   if (target.kind === 'url') return pool;
   return {
     connect: () =>

@@ -29,6 +29,16 @@ export interface CallOptions {
 }
 
 /**
+ * Where the database takes its connections: the pool, or a view of it that reports a failed
+ * login its own way (see `connect.ts`).
+ * @internal
+ */
+export interface ConnectionSource {
+  connect(): Promise<pg.PoolClient>;
+  end(): Promise<void>;
+}
+
+/**
  * A connection that failed in a way that may leave it unusable or holding a stale prepared
  * statement is destroyed instead of going back to the pool.
  */
@@ -44,7 +54,7 @@ function mustDiscardConnection(error: unknown): boolean {
  * @internal
  */
 export class ProviderDatabase {
-  readonly #pool: pg.Pool;
+  readonly #pool: ConnectionSource;
   readonly #statements = new Map<Statement, SchemaStatement>();
   readonly #retryPolicy: ConflictRetryPolicy;
   /** Statements sent and not yet answered, which {@link close} waits for. */
@@ -52,7 +62,7 @@ export class ProviderDatabase {
   #closed = false;
 
   constructor(
-    pool: pg.Pool,
+    pool: ConnectionSource,
     /** The validated schema. */
     readonly schema: SchemaNames,
     /** The caller's clock, epoch ms: the `p_now_ms` of every procedure. */
