@@ -205,6 +205,28 @@ describe('connecting with Entra ID access tokens', () => {
     );
   });
 
+  it('an empty host, database or user, or a port out of range, is refused before any token is asked for', async () => {
+    const credential = await newCredential();
+    const cases: [string, number, string, string, RegExp][] = [
+      ['', server.port, 'postgres', credential.role, /host must be a non-empty string/],
+      [
+        'localhost',
+        0,
+        'postgres',
+        credential.role,
+        /port must be an integer from 1 to 65535, got 0/,
+      ],
+      ['localhost', server.port, ' ', credential.role, /database must be a non-empty string/],
+      ['localhost', server.port, 'postgres', '', /user must be a non-empty string/],
+    ];
+    for (const [host, port, database, user, message] of cases) {
+      await expect(
+        PostgresProvider.connectWithEntra(host, port, database, user, { credential }),
+      ).rejects.toThrow(message);
+    }
+    expect(credential.scopes).toEqual([]);
+  });
+
   it('a token function works as the credential does', async () => {
     const credential = await newCredential();
     const audiences: string[] = [];
