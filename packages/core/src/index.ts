@@ -91,6 +91,9 @@ export type { CustomStatus, Provider } from './provider/provider.js';
 export type { ProviderAdmin } from './provider/provider-admin.js';
 export { ProviderError } from './provider/provider-error.js';
 export type { SystemStats } from './provider/system-stats.js';
+export { delayOrZeroMs, requireDurationMs } from './provider/duration-arguments.js';
+export { requireActivity, requireOrchestratorItem } from './provider/queue-items.js';
+export { WorkSignal, pollForWork } from './provider/work-signal.js';
 export {
   requireDistinctLockTokens,
   requireMaxItems,

@@ -6,6 +6,7 @@ import {
 } from '../provider/fetch-filters.js';
 import type { FetchedOrchestrationItem } from '../provider/orchestration-item.js';
 import { ProviderError } from '../provider/provider-error.js';
+import { requireOrchestratorItem } from '../provider/queue-items.js';
 import { HistoryDecodeError, decodeHistory } from './history-rows.js';
 import { kvSnapshot } from './kv-state.js';
 import type { MemoryStore, OrchestratorMessage } from './memory-store.js';
@@ -15,21 +16,6 @@ import type { MemoryStore, OrchestratorMessage } from './memory-store.js';
 // `src/providers/sqlite.rs`): pick an unlocked instance with visible messages, apply the
 // capability filter before locking or reading history, lock the instance, take every visible
 // message of it into the batch, then read the current execution's history.
-
-/**
- * Checks that an item can go to the orchestrator queue.
- * @throws {ProviderError} (permanent) for an `ActivityExecute`, which belongs to the worker queue.
- * @internal
- */
-export function requireOrchestratorItem(operation: string, item: WorkItem): WorkItem {
-  if (item.type === 'ActivityExecute') {
-    throw ProviderError.permanent(
-      operation,
-      `ActivityExecute for instance ${item.instance} belongs to the worker queue, not the orchestrator queue`,
-    );
-  }
-  return item;
-}
 
 /**
  * Adds a message for its instance (the parent, for sub-orchestration results), visible at
