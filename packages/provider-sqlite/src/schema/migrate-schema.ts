@@ -84,7 +84,7 @@ export async function migrateSchema(db: SqliteDatabase): Promise<void> {
     db
       .statement('SELECT version, success FROM _sqlx_migrations ORDER BY version')
       .all() as LedgerRow[];
-  checkLedger(db, where, await db.read(OPERATION, ledger));
+  await db.read(OPERATION, () => checkLedger(db, where, ledger()));
   for (const migration of DUROXIDE_SQLITE_MIGRATIONS) {
     const sql = readMigrationSql(migration);
     await db.write(OPERATION, () => {
