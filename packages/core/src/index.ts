@@ -105,10 +105,13 @@ export type { MetricsSnapshot } from './runtime/runtime-metrics.js';
 export {
   createDefaultLogger,
   withLogFields,
+  type DefaultLoggerOptions,
   type LogFields,
   type Logger,
   type LogLevel,
 } from './runtime/logger.js';
+export type { LogFormat } from './runtime/log-line-format.js';
+export { initTracing, type TracingOptions } from './runtime/init-tracing.js';
 export { ActivityContext, type ActivityInfo } from './runtime/activity-context.js';
 export type { ActivityFunction } from './runtime/registry.js';
 export {
@@ -145,9 +148,10 @@ export {
   type ParsedOrchestrationStatus,
 } from './client/client.js';
 export { ClientError, type ClientErrorKind } from './client/client-error.js';
+export type { HistoryEvent } from './client/history-event.js';
 export {
   ManagementClient,
-  type HistoryEvent,
+  type InstanceTreeInfo,
   type ParsedExecutionInfo,
   type ParsedInstanceInfo,
 } from './client/management-client.js';

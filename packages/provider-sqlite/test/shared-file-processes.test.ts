@@ -17,7 +17,8 @@ describe('several processes on one file', () => {
     const instances = Array.from({ length: INSTANCES }, (_, index) => `tally-${index}`);
     let records: string[][] = [];
     try {
-      for (const instance of instances) await client.startOrchestration(instance, 'Tally', instance);
+      for (const instance of instances)
+        await client.startOrchestration(instance, 'Tally', instance);
       for (const instance of instances) {
         const status = await client.waitForOrchestration(instance, 60_000);
         expect(status.output, instance).toBe(`${instance}:1 ${instance}:2`);
