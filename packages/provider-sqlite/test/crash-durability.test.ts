@@ -37,8 +37,8 @@ describe('a process killed mid-work', () => {
       });
       runtime.registerActivity('Record', async (_ctx, entry: string) => entry);
       runtime.registerOrchestration('Tally', function* (ctx, input: string) {
-        const first: string = yield ctx.scheduleActivity('Record', `${input}:1`);
-        const second: string = yield ctx.scheduleActivity('Record', `${input}:2`);
+        const first = yield* ctx.scheduleActivity<string>('Record', `${input}:1`);
+        const second = yield* ctx.scheduleActivity<string>('Record', `${input}:2`);
         return `${first} ${second}`;
       });
       await runtime.start();

@@ -15,7 +15,7 @@ describe('several processes on one file', () => {
     const workers = await Promise.all([startWorkerProcess(file), startWorkerProcess(file)]);
     const client = new Client(provider);
     const instances = Array.from({ length: INSTANCES }, (_, index) => `tally-${index}`);
-    let records: string[][] = [];
+    let records: string[][];
     try {
       for (const instance of instances)
         await client.startOrchestration(instance, 'Tally', instance);
