@@ -66,7 +66,10 @@ export class SqliteDatabase {
         database.enableWal(settings.synchronous);
       } catch (error) {
         db.close();
-        throw toProviderError(operation, error);
+        const { detail, retryable } = toProviderError(operation, error);
+        throw new ProviderError(operation, `SQLite database ${file}: ${detail}`, retryable, {
+          cause: error,
+        });
       }
     }
     return database;
@@ -77,8 +80,8 @@ export class SqliteDatabase {
     if (mode !== 'wal') {
       throw ProviderError.permanent(
         'open',
-        `SQLite database ${this.file} cannot use write-ahead logging (journal mode stays ` +
-          `${String(mode)}); it must be on a local file system`,
+        `cannot use write-ahead logging (journal mode stays ${String(mode)}); the file must be ` +
+          'on a local file system',
       );
     }
     this.db.pragma(`synchronous = ${synchronous}`);
