@@ -287,7 +287,10 @@ export interface RustSwarmWorkerStats {
   activityAppErrors: number
   activityInfraErrors: number
   activityPoison: number
+  activityConfigErrors: number
   workerDispatcherItemsFetched: number
+  suborchestrationCalls: number
+  providerErrors: number
 }
 
 /** One execution's history, as duroxide serde JSON. */

@@ -12,9 +12,7 @@ const packageRoot = fileURLToPath(new URL('..', import.meta.url));
 function runtimeStderr(options: RuntimeOptions): string {
   const script = `
     import { InMemoryProvider, Runtime } from '@duro/core';
-    // Short long polls, so that the process ends soon after the runtime shut down.
-    const options = { dispatcherLongPollTimeoutMs: 20, ...${JSON.stringify(options)} };
-    const runtime = new Runtime(new InMemoryProvider(), options);
+    const runtime = new Runtime(new InMemoryProvider(), ${JSON.stringify(options)});
     await runtime.start();
     await runtime.shutdown();`;
   const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
