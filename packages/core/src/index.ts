@@ -63,6 +63,7 @@ export {
   type SessionFetchConfig,
 } from './provider/fetch-filters.js';
 export { deleteInstanceTree, walkInstanceTree } from './provider/instance-tree.js';
+export { batchOriginWithoutInstance, type BatchOrigin } from './provider/batch-origin.js';
 export { activityClaimTakes, type ActivityClaim } from './provider/activity-claim.js';
 export type {
   DeleteInstanceResult,

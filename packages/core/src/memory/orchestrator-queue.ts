@@ -5,6 +5,7 @@ import {
   capabilityFilterAccepts,
 } from '../provider/fetch-filters.js';
 import type { FetchedOrchestrationItem } from '../provider/orchestration-item.js';
+import { type BatchOrigin, batchOriginWithoutInstance } from '../provider/batch-origin.js';
 import { ProviderError } from '../provider/provider-error.js';
 import { requireOrchestratorItem } from '../provider/queue-items.js';
 import { HistoryDecodeError, decodeHistory } from './history-rows.js';
@@ -38,14 +39,6 @@ export function insertOrchestratorMessage(
     lockToken: null,
     attemptCount: 0,
   });
-}
-
-interface BatchOrigin {
-  readonly orchestrationName: string;
-  readonly version: string;
-  readonly executionId: number;
-  readonly history: Event[];
-  readonly historyError: string | null;
 }
 
 function historyOf(
@@ -84,34 +77,11 @@ function batchOrigin(
     };
   }
   const { history, historyError } = historyOf(store, instance, store.latestExecutionId(instance));
-  const started = history.find((event) => event.kind.type === 'OrchestrationStarted');
-  if (started?.kind.type === 'OrchestrationStarted') {
-    const { name, version } = started.kind;
-    return { orchestrationName: name, version, executionId: 1, history, historyError };
-  }
-  const start = batch.find(
-    ({ item }) => item.type === 'StartOrchestration' || item.type === 'ContinueAsNew',
-  )?.item;
-  if (start?.type === 'StartOrchestration' || start?.type === 'ContinueAsNew') {
-    return {
-      orchestrationName: start.orchestration,
-      version: start.version ?? 'unknown',
-      executionId: 1,
-      history: [],
-      historyError,
-    };
-  }
-  // Undecodable history still belongs to someone: hand it out so the runtime can poison it.
-  if (historyError !== null) {
-    return {
-      orchestrationName: 'unknown',
-      version: 'unknown',
-      executionId: 1,
-      history,
-      historyError,
-    };
-  }
-  return undefined;
+  return batchOriginWithoutInstance(
+    history,
+    historyError,
+    batch.map(({ item }) => item),
+  );
 }
 
 /** Locks `instance` and hands out its visible messages, or `null` when it has no owner yet. */

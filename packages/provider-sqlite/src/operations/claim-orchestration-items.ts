@@ -1,6 +1,8 @@
 import {
+  batchOriginWithoutInstance,
   capabilityFilterAccepts,
   decodeWorkItem,
+  type BatchOrigin,
   type DispatcherCapabilityFilter,
   type Event,
   type FetchedOrchestrationItem,
@@ -51,14 +53,6 @@ interface QueuedMessage {
   readonly attempt_count: number;
 }
 
-interface BatchOrigin {
-  readonly orchestrationName: string;
-  readonly version: string;
-  readonly executionId: number;
-  readonly history: Event[];
-  readonly historyError: string | null;
-}
-
 function historyOf(
   db: SqliteDatabase,
   instance: string,
@@ -73,9 +67,8 @@ function historyOf(
 }
 
 /**
- * Where a batch belongs: the instance row, else the history of a first turn acked without
- * metadata, else a start message in the batch. `undefined` when none applies (the batch may be
- * racing its start).
+ * Where a batch belongs: the instance row, else what `batchOriginWithoutInstance` finds.
+ * `undefined` when nothing applies (the batch may be racing its start).
  */
 function batchOrigin(
   db: SqliteDatabase,
@@ -103,34 +96,7 @@ function batchOrigin(
     };
   }
   const { history, historyError } = historyOf(db, instance, latestExecutionId(db, instance));
-  const started = history.find((event) => event.kind.type === 'OrchestrationStarted');
-  if (started?.kind.type === 'OrchestrationStarted') {
-    const { name, version } = started.kind;
-    return { orchestrationName: name, version, executionId: 1, history, historyError };
-  }
-  const start = messages.find(
-    (item) => item.type === 'StartOrchestration' || item.type === 'ContinueAsNew',
-  );
-  if (start?.type === 'StartOrchestration' || start?.type === 'ContinueAsNew') {
-    return {
-      orchestrationName: start.orchestration,
-      version: start.version ?? 'unknown',
-      executionId: 1,
-      history: [],
-      historyError,
-    };
-  }
-  // Undecodable history still belongs to someone: hand it out so the runtime can poison it.
-  if (historyError !== null) {
-    return {
-      orchestrationName: 'unknown',
-      version: 'unknown',
-      executionId: 1,
-      history,
-      historyError,
-    };
-  }
-  return undefined;
+  return batchOriginWithoutInstance(history, historyError, messages);
 }
 
 /**

@@ -1,10 +1,11 @@
 import type { Event, KvEntry } from '@duro/core';
 import type { SqliteDatabase } from '../database/sqlite-database.js';
 
-// duroxide 0.1.26's two-table key-value model, on duroxide's SQLite tables: every turn writes the
-// running execution's changes to `kv_delta` (a NULL value is a cleared key); when the execution
-// ends they are merged into `kv_store`. Fetches see only `kv_store` (the runtime replays the
-// running execution's changes from history); clients see the delta merged over the store.
+// Key-value state in duroxide's two SQLite tables (its model since 0.1.26): `kv_store` holds what
+// finished executions left, `kv_delta` what the running one changed so far, a NULL value marking
+// a cleared key. An execution's end folds its delta into the store. A fetch's snapshot is the
+// store alone, since the runtime rebuilds the running execution's changes from its history;
+// clients read the live view, the delta over the store.
 
 /** Records the key-value events of a turn's history delta, in order. @internal */
 export function recordKvEvents(
