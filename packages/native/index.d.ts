@@ -26,8 +26,8 @@ export declare class RustSwarmWorker {
 }
 
 /**
- * A running Rust duroxide runtime on one duroxide-pg schema, serving `SharedDrain` and
- * `SharedHandoff`. Stop it with `stop()`.
+ * A running Rust duroxide runtime on one duroxide-pg schema or SQLite file, serving
+ * `SharedDrain` and `SharedHandoff`. Stop it with `stop()`.
  */
 export declare class RustWorker {
   /** The inputs of every `Side` activity this worker ran, in the order it ran them. */
@@ -287,7 +287,10 @@ export interface RustSwarmWorkerStats {
   activityAppErrors: number
   activityInfraErrors: number
   activityPoison: number
+  activityConfigErrors: number
   workerDispatcherItemsFetched: number
+  suborchestrationCalls: number
+  providerErrors: number
 }
 
 /** One execution's history, as duroxide serde JSON. */
@@ -344,6 +347,15 @@ export declare function startRustSwarmWorker(provider: WireProvider, options: Ru
  * @throws when the database cannot be reached.
  */
 export declare function startRustWorkerOnPostgres(databaseUrl: string, schema: string): Promise<RustWorker>
+
+/**
+ * Starts a Rust worker on the SQLite file at `path` (created when missing, then migrated by
+ * duroxide's SQLite provider as it does on every start), with the scenario harness's runtime
+ * settings.
+ *
+ * @throws when the file cannot be opened or its schema is refused.
+ */
+export declare function startRustWorkerOnSqlite(path: string): Promise<RustWorker>
 
 /** duroxide's `DispatcherCapabilityFilter`. */
 export interface WireCapabilityFilter {

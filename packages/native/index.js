@@ -773,7 +773,7 @@ if (
   }
 }
 
-const { RustSwarmWorker, RustWorker, duroxideVersion, listProviderValidations, migrateWithDuroxidePg, PollingRequirement, roundTripErrorDetails, roundTripEvent, roundTripWorkItem, runProviderValidation, runRustBenchmark, runRustScenariosOnPostgres, runRustScenariosOnProvider, startRustSwarmWorker, startRustWorkerOnPostgres } = nativeBinding
+const { RustSwarmWorker, RustWorker, duroxideVersion, listProviderValidations, migrateWithDuroxidePg, PollingRequirement, roundTripErrorDetails, roundTripEvent, roundTripWorkItem, runProviderValidation, runRustBenchmark, runRustScenariosOnPostgres, runRustScenariosOnProvider, startRustSwarmWorker, startRustWorkerOnPostgres, startRustWorkerOnSqlite } = nativeBinding
 export { RustSwarmWorker }
 export { RustWorker }
 export { duroxideVersion }
@@ -789,4 +789,5 @@ export { runRustScenariosOnPostgres }
 export { runRustScenariosOnProvider }
 export { startRustSwarmWorker }
 export { startRustWorkerOnPostgres }
+export { startRustWorkerOnSqlite }
 export const __napiBindingTarget = __napiLoadedBindingTarget

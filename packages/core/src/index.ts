@@ -63,6 +63,7 @@ export {
   type SessionFetchConfig,
 } from './provider/fetch-filters.js';
 export { deleteInstanceTree, walkInstanceTree } from './provider/instance-tree.js';
+export { batchOriginWithoutInstance, type BatchOrigin } from './provider/batch-origin.js';
 export { activityClaimTakes, type ActivityClaim } from './provider/activity-claim.js';
 export type {
   DeleteInstanceResult,
@@ -91,6 +92,9 @@ export type { CustomStatus, Provider } from './provider/provider.js';
 export type { ProviderAdmin } from './provider/provider-admin.js';
 export { ProviderError } from './provider/provider-error.js';
 export type { SystemStats } from './provider/system-stats.js';
+export { delayOrZeroMs, requireDurationMs } from './provider/duration-arguments.js';
+export { requireActivity, requireOrchestratorItem } from './provider/queue-items.js';
+export { WorkSignal, pollForWork } from './provider/work-signal.js';
 export {
   requireDistinctLockTokens,
   requireMaxItems,
@@ -102,10 +106,13 @@ export type { MetricsSnapshot } from './runtime/runtime-metrics.js';
 export {
   createDefaultLogger,
   withLogFields,
+  type DefaultLoggerOptions,
   type LogFields,
   type Logger,
   type LogLevel,
 } from './runtime/logger.js';
+export type { LogFormat } from './runtime/log-line-format.js';
+export { initTracing, type TracingOptions } from './runtime/init-tracing.js';
 export { ActivityContext, type ActivityInfo } from './runtime/activity-context.js';
 export type { ActivityFunction } from './runtime/registry.js';
 export {
@@ -142,9 +149,10 @@ export {
   type ParsedOrchestrationStatus,
 } from './client/client.js';
 export { ClientError, type ClientErrorKind } from './client/client-error.js';
+export type { HistoryEvent } from './client/history-event.js';
 export {
   ManagementClient,
-  type HistoryEvent,
+  type InstanceTreeInfo,
   type ParsedExecutionInfo,
   type ParsedInstanceInfo,
 } from './client/management-client.js';

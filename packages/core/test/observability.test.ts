@@ -292,4 +292,70 @@ describe('observability', () => {
     expect(await telemetry.counter('duroxide_orchestration_poison_total')).toBe(1);
     expect(await telemetry.counter('duroxide_orchestration_poison_failed_total')).toBe(0);
   });
+
+  it("the snapshot counts duroxide-node's sub-orchestration calls, activity configuration errors and provider errors, and so does OpenTelemetry", async () => {
+    telemetry = new TestTelemetry();
+    const inner = new InMemoryProvider();
+    let failedAcks = 0;
+    // A provider whose first abandon of an activity fails, as a store that lost its connection.
+    const flaky = new Proxy(inner, {
+      get(target, property, receiver) {
+        if (property === 'abandonWorkItem' && failedAcks === 0) {
+          return async () => {
+            failedAcks += 1;
+            throw ProviderError.retryable('abandon_work_item', 'connection reset');
+          };
+        }
+        const value: unknown = Reflect.get(target, property, receiver);
+        return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+      },
+    });
+    // The activity whose abandon failed comes back when its 1 s lock lapses.
+    const runtime = runtimeOn(flaky, {
+      unregisteredBackoff: { baseDelayMs: 10, maxDelayMs: 10 },
+      workerLockTimeoutMs: 1_000,
+    });
+    runtime.registerOrchestration('Child', function* () {
+      yield* [];
+      return 'child done';
+    });
+    runtime.registerOrchestration('Parent', function* (ctx) {
+      const first = yield* ctx.scheduleSubOrchestration<string>('Child', null);
+      const second = yield* ctx.scheduleSubOrchestration<string>('Child', null);
+      return `${first}, ${second}`;
+    });
+    runtime.registerOrchestration('CallsMissing', function* (ctx) {
+      return yield* ctx.scheduleActivity('Missing', null);
+    });
+    await runtime.start();
+    const client = new Client(inner);
+    await client.startOrchestration('parent', 'Parent');
+    await client.startOrchestration('missing', 'CallsMissing');
+    expect((await client.waitForOrchestration('parent', 10_000)).output).toBe(
+      'child done, child done',
+    );
+    await eventually(() => runtime.metricsSnapshot().activityConfigErrors >= 2);
+
+    const snapshot = runtime.metricsSnapshot();
+    expect(snapshot.suborchestrationCalls).toBe(2);
+    expect(snapshot.providerErrors).toBe(1);
+    expect(
+      await telemetry.counter('duroxide_suborchestration_calls_total', {
+        parent_orchestration: 'Parent',
+        child_orchestration: 'Child',
+      }),
+    ).toBe(2);
+    expect(
+      await telemetry.counter('duroxide_activity_executions_total', {
+        outcome: 'config_error',
+        activity_name: 'Missing',
+      }),
+    ).toBeGreaterThanOrEqual(2);
+    expect(
+      await telemetry.counter('duroxide_provider_errors_total', {
+        operation: 'abandon_work_item',
+        error_type: 'connection',
+      }),
+    ).toBe(1);
+  });
 });

@@ -32,6 +32,28 @@ describe('typed orchestration API', () => {
     >();
   });
 
+  it('withTag tags the descriptor it is called on and returns that same descriptor', async () => {
+    const provider = new InMemoryProvider();
+    const runtime = new Runtime(provider, { dispatcherPollIntervalMs: 10, workerConcurrency: 0 });
+    let same = false;
+    let tag: unknown;
+    runtime.registerOrchestration('Tagged', function* (ctx) {
+      const descriptor = ctx.scheduleActivity('A', null);
+      same = descriptor.withTag('gpu') === descriptor;
+      tag = descriptor.tag;
+      return yield* ctx.startOrchestration('Tagged', 'tagged-child');
+    });
+    await runtime.start();
+    try {
+      await new Client(provider).startOrchestration('tagged', 'Tagged');
+      await new Client(provider).waitForOrchestration('tagged', 10_000);
+    } finally {
+      await runtime.shutdown();
+    }
+    expect(same).toBe(true);
+    expect(tag).toBe('gpu');
+  });
+
   it('writes a descriptor as duroxide-node JSON, without withTag or the iterator', async () => {
     const provider = new InMemoryProvider();
     const runtime = new Runtime(provider, { dispatcherPollIntervalMs: 10, workerConcurrency: 0 });

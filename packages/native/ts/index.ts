@@ -1,8 +1,8 @@
 /**
- * `@duro/native`: the Rust duroxide runtime and duroxide-pg provider inside a Node process, to
- * check duro against duroxide. The functions and wire types come from the Rust crate (see the
- * generated `index.d.ts`); this entry adds the typed wrappers that turn duro objects into what
- * the Rust side calls.
+ * `@duro/native`: the Rust duroxide runtime, duroxide-pg provider and duroxide's SQLite provider
+ * inside a Node process, to check duro against duroxide. The functions and wire types come from
+ * the Rust crate (see the generated `index.d.ts`); this entry adds the typed wrappers that turn
+ * duro objects into what the Rust side calls.
  *
  * ```ts
  * import { listProviderValidations, runRustProviderValidation } from '@duro/native';
@@ -30,6 +30,7 @@ export {
   runRustScenariosOnProvider,
   startRustSwarmWorker,
   startRustWorkerOnPostgres,
+  startRustWorkerOnSqlite,
   RustSwarmWorker,
   RustWorker,
   type PollingRequirement,

@@ -4,8 +4,9 @@
  * publishable package, checks each tarball (exports, declarations, bin, README, no test files,
  * no workspace ranges), installs the tarballs with npm into a new app in the OS temp folder,
  * type-checks that app against the packed declarations, and runs it: every public entry point,
- * every README example, and the packed `duro` command, on an embedded PostgreSQL the app
- * installs itself. Exits non-zero naming the first thing that is missing or broken.
+ * every README example, a duroxide-node program through `@duro/duroxide` (on PostgreSQL and on
+ * a SQLite file), and the packed `duro` command, on an embedded PostgreSQL the app installs
+ * itself. Exits non-zero naming the first thing that is missing or broken.
  * @packageDocumentation
  */
 import { chmod, cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';

@@ -28,12 +28,15 @@ function asMetrics(stats: RustSwarmWorkerStats): MetricsSnapshot {
     activitySuccess: stats.activitiesSucceeded,
     activityAppErrors: stats.activityAppErrors,
     activityInfraErrors: stats.activityInfraErrors,
+    activityConfigErrors: stats.activityConfigErrors,
     activityPoison: stats.activityPoison,
     activityPoisonFailed: 0,
     activityCancelled: 0,
     activityAckFailures: 0,
     activityLockSteals: 0,
     workerDispatcherItemsFetched: stats.workerDispatcherItemsFetched,
+    suborchestrationCalls: stats.suborchestrationCalls,
+    providerErrors: stats.providerErrors,
   };
 }
 

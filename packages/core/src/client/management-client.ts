@@ -1,5 +1,3 @@
-import type { Event } from '../model/event.js';
-import { eventToWire } from '../model/event-codec.js';
 import type {
   DeleteInstanceResult,
   ExecutionInfo,
@@ -16,49 +14,18 @@ import type { ProviderAdmin } from '../provider/provider-admin.js';
 import { ProviderError } from '../provider/provider-error.js';
 import { parsePayload } from '../runtime/replay/task-node.js';
 import { ClientError, providerCall } from './client-error.js';
+import { historyEvent, type HistoryEvent } from './history-event.js';
 
-/** One history event as `readExecutionHistory` returns it (duroxide-node's `JsEvent`). */
-export interface HistoryEvent {
-  readonly eventId: number;
-  /** The Rust variant name, such as `"ActivityScheduled"` or `"QueueSubscribed"`. */
-  readonly kind: string;
-  readonly sourceEventId?: number;
-  readonly timestampMs: number;
-  /** The variant's fields as JSON (always valid JSON here, unlike duroxide-node). */
-  readonly data?: string;
-  /** The decoded event (not in duroxide-node). */
-  readonly event: Event;
+/** An instance tree as duroxide-node's `getInstanceTree` returns it (its `JsInstanceTree`). */
+export interface InstanceTreeInfo extends InstanceTree {
+  /** How many instances the tree holds: the length of `allIds`. */
+  readonly size: number;
 }
 
 /** Instance info with its output parsed from JSON. */
 export type ParsedInstanceInfo = Omit<InstanceInfo, 'output'> & { readonly output: unknown };
 /** Execution info with its output parsed from JSON. */
 export type ParsedExecutionInfo = Omit<ExecutionInfo, 'output'> & { readonly output: unknown };
-
-const HEADER_FIELDS = new Set([
-  'event_id',
-  'source_event_id',
-  'instance_id',
-  'execution_id',
-  'timestamp_ms',
-  'duroxide_version',
-  'type',
-]);
-
-function historyEvent(event: Event): HistoryEvent {
-  const wire = eventToWire(event);
-  const fields = Object.fromEntries(
-    Object.entries(wire).filter(([key]) => !HEADER_FIELDS.has(key)),
-  );
-  return {
-    eventId: event.eventId,
-    kind: event.kind.type,
-    ...(event.sourceEventId !== null ? { sourceEventId: event.sourceEventId } : {}),
-    timestampMs: event.timestampMs,
-    ...(Object.keys(fields).length > 0 ? { data: JSON.stringify(fields) } : {}),
-    event,
-  };
-}
 
 function translateDeleteError(error: unknown, instanceId: string): unknown {
   if (!ProviderError.isInstance(error)) return error;
@@ -125,8 +92,12 @@ export class ManagementClient {
     return this.admin('get_queue_depths', (admin) => admin.getQueueDepths());
   }
 
-  getInstanceTree(instanceId: string): Promise<InstanceTree> {
-    return this.admin('get_instance_tree', (admin) => admin.getInstanceTree(instanceId));
+  /** The instance and all its descendants, with their count, as duroxide-node returns them. */
+  async getInstanceTree(instanceId: string): Promise<InstanceTreeInfo> {
+    const tree = await this.admin('get_instance_tree', (admin) =>
+      admin.getInstanceTree(instanceId),
+    );
+    return { rootId: tree.rootId, allIds: tree.allIds, size: tree.allIds.length };
   }
 
   /**
@@ -147,15 +118,32 @@ export class ManagementClient {
     }
   }
 
-  deleteInstanceBulk(filter: InstanceFilter): Promise<DeleteInstanceResult> {
+  /**
+   * Deletes the root instances that ended and that `filter` selects, each with its tree.
+   * @param filter which instances; all conditions must hold. @default {} (every ended root,
+   *   at most 1000)
+   */
+  deleteInstanceBulk(filter: InstanceFilter = {}): Promise<DeleteInstanceResult> {
     return this.admin('delete_instance_bulk', (admin) => admin.deleteInstanceBulk(filter));
   }
 
-  pruneExecutions(instanceId: string, options: PruneOptions): Promise<PruneResult> {
+  /**
+   * Removes old executions of an instance; its current execution always stays.
+   * @param options which executions. @default {} (every execution but the current one)
+   */
+  pruneExecutions(instanceId: string, options: PruneOptions = {}): Promise<PruneResult> {
     return this.admin('prune_executions', (admin) => admin.pruneExecutions(instanceId, options));
   }
 
-  pruneExecutionsBulk(filter: InstanceFilter, options: PruneOptions): Promise<PruneResult> {
+  /**
+   * Prunes every instance `filter` selects, as {@link pruneExecutions} does.
+   * @param filter which instances. @default {} (every instance, at most 1000)
+   * @param options which executions. @default {} (every execution but the current one)
+   */
+  pruneExecutionsBulk(
+    filter: InstanceFilter = {},
+    options: PruneOptions = {},
+  ): Promise<PruneResult> {
     return this.admin('prune_executions_bulk', (admin) =>
       admin.pruneExecutionsBulk(filter, options),
     );

@@ -32,12 +32,13 @@ import type { CustomStatus, Provider } from '../provider/provider.js';
 import type { ProviderAdmin } from '../provider/provider-admin.js';
 import type { SystemStats } from '../provider/system-stats.js';
 import { ProviderError } from '../provider/provider-error.js';
+import { requireActivity } from '../provider/queue-items.js';
 import {
   requireDistinctLockTokens,
   requireMaxItems,
   requireWorkItemBatchLimits,
 } from '../provider/work-item-batch.js';
-import { delayOrZeroMs, requireDurationMs } from './duration-arguments.js';
+import { delayOrZeroMs, requireDurationMs } from '../provider/duration-arguments.js';
 import {
   appendHistoryRows,
   prepareHistoryRows,
@@ -74,7 +75,7 @@ import {
   tryFetchOrchestrationItem,
 } from './orchestrator-queue.js';
 import { removeOrphanedSessions, renewSessions } from './sessions.js';
-import { pollForWork } from './work-signal.js';
+import { pollForWork } from '../provider/work-signal.js';
 import {
   claimScheduledActivities,
   completeWorkItem,
@@ -82,7 +83,6 @@ import {
   msUntilWorkerChange,
   releaseWorkItem,
   renewWorkItemLease,
-  requireActivity,
   tryFetchWorkItems,
 } from './worker-queue.js';
 

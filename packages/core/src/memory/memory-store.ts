@@ -3,7 +3,7 @@ import type { SemverVersion } from '../model/semver.js';
 import type { WorkItem, WorkItemOf } from '../model/work-item.js';
 import type { ExecutionStatus } from '../provider/execution-metadata.js';
 import type { HistoryRow } from './history-rows.js';
-import { WorkSignal } from './work-signal.js';
+import { WorkSignal } from '../provider/work-signal.js';
 
 // The store mirrors the tables of duroxide's SQLite provider (see `src/providers/sqlite.rs`):
 // one field per table, rows as mutable records owned by the store. Nothing here leaves the

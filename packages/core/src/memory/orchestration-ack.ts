@@ -5,8 +5,9 @@ import { appendHistoryRows, prepareHistoryRows } from './execution-history.js';
 import type { HistoryRow } from './history-rows.js';
 import { commitKvDelta, recordKvEvents } from './kv-state.js';
 import { type ExecutionRow, type InstanceLock, type MemoryStore, entryOf } from './memory-store.js';
-import { insertOrchestratorMessage, requireOrchestratorItem } from './orchestrator-queue.js';
-import { insertWorkerMessage, requireActivity } from './worker-queue.js';
+import { requireActivity, requireOrchestratorItem } from '../provider/queue-items.js';
+import { insertOrchestratorMessage } from './orchestrator-queue.js';
+import { insertWorkerMessage } from './worker-queue.js';
 
 // One orchestration turn committed as a unit, in the order of duroxide's contract for
 // `ack_orchestration_item`. Everything that can fail is checked before the first write, and

@@ -5,7 +5,9 @@ import {
   capabilityFilterAccepts,
 } from '../provider/fetch-filters.js';
 import type { FetchedOrchestrationItem } from '../provider/orchestration-item.js';
+import { type BatchOrigin, batchOriginWithoutInstance } from '../provider/batch-origin.js';
 import { ProviderError } from '../provider/provider-error.js';
+import { requireOrchestratorItem } from '../provider/queue-items.js';
 import { HistoryDecodeError, decodeHistory } from './history-rows.js';
 import { kvSnapshot } from './kv-state.js';
 import type { MemoryStore, OrchestratorMessage } from './memory-store.js';
@@ -15,21 +17,6 @@ import type { MemoryStore, OrchestratorMessage } from './memory-store.js';
 // `src/providers/sqlite.rs`): pick an unlocked instance with visible messages, apply the
 // capability filter before locking or reading history, lock the instance, take every visible
 // message of it into the batch, then read the current execution's history.
-
-/**
- * Checks that an item can go to the orchestrator queue.
- * @throws {ProviderError} (permanent) for an `ActivityExecute`, which belongs to the worker queue.
- * @internal
- */
-export function requireOrchestratorItem(operation: string, item: WorkItem): WorkItem {
-  if (item.type === 'ActivityExecute') {
-    throw ProviderError.permanent(
-      operation,
-      `ActivityExecute for instance ${item.instance} belongs to the worker queue, not the orchestrator queue`,
-    );
-  }
-  return item;
-}
 
 /**
  * Adds a message for its instance (the parent, for sub-orchestration results), visible at
@@ -52,14 +39,6 @@ export function insertOrchestratorMessage(
     lockToken: null,
     attemptCount: 0,
   });
-}
-
-interface BatchOrigin {
-  readonly orchestrationName: string;
-  readonly version: string;
-  readonly executionId: number;
-  readonly history: Event[];
-  readonly historyError: string | null;
 }
 
 function historyOf(
@@ -98,34 +77,11 @@ function batchOrigin(
     };
   }
   const { history, historyError } = historyOf(store, instance, store.latestExecutionId(instance));
-  const started = history.find((event) => event.kind.type === 'OrchestrationStarted');
-  if (started?.kind.type === 'OrchestrationStarted') {
-    const { name, version } = started.kind;
-    return { orchestrationName: name, version, executionId: 1, history, historyError };
-  }
-  const start = batch.find(
-    ({ item }) => item.type === 'StartOrchestration' || item.type === 'ContinueAsNew',
-  )?.item;
-  if (start?.type === 'StartOrchestration' || start?.type === 'ContinueAsNew') {
-    return {
-      orchestrationName: start.orchestration,
-      version: start.version ?? 'unknown',
-      executionId: 1,
-      history: [],
-      historyError,
-    };
-  }
-  // Undecodable history still belongs to someone: hand it out so the runtime can poison it.
-  if (historyError !== null) {
-    return {
-      orchestrationName: 'unknown',
-      version: 'unknown',
-      executionId: 1,
-      history,
-      historyError,
-    };
-  }
-  return undefined;
+  return batchOriginWithoutInstance(
+    history,
+    historyError,
+    batch.map(({ item }) => item),
+  );
 }
 
 /** Locks `instance` and hands out its visible messages, or `null` when it has no owner yet. */

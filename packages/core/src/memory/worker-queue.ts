@@ -33,21 +33,6 @@ export function insertWorkerMessage(
   });
 }
 
-/**
- * Checks that an item can go to the worker queue.
- * @throws {ProviderError} (permanent) for anything but an `ActivityExecute`.
- * @internal
- */
-export function requireActivity(operation: string, item: WorkItem): WorkItemOf<'ActivityExecute'> {
-  if (item.type !== 'ActivityExecute') {
-    throw ProviderError.permanent(
-      operation,
-      `only ActivityExecute belongs to the worker queue, got ${item.type}`,
-    );
-  }
-  return item;
-}
-
 function isAvailable(row: WorkerMessage, nowMs: number): boolean {
   return row.visibleAtMs <= nowMs && (row.lockToken === null || row.lockedUntilMs <= nowMs);
 }

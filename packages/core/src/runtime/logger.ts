@@ -1,4 +1,6 @@
+import { hostname } from 'node:os';
 import { pino } from 'pino';
+import { LOG_FORMATS, logDestination, type LogFormat } from './log-line-format.js';
 
 /** Severity of a log line, lowest first. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -20,13 +22,56 @@ export interface Logger {
   child?(bindings: LogFields): Logger;
 }
 
+/** Where and how the built-in logger writes, beyond its level. */
+export interface DefaultLoggerOptions {
+  /** Line format. @default 'json' */
+  readonly format?: LogFormat;
+  /** The `name` field of every line. @default 'duro' */
+  readonly serviceName?: string;
+  /** Added to every line as `serviceVersion` when given. */
+  readonly serviceVersion?: string;
+  /** File descriptor written to (synchronously). @default 2 (standard error) */
+  readonly fd?: number;
+}
+
+/** The levels the built-in logger takes, lowest first. @internal */
+export const DEFAULT_LOGGER_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'silent'] as const;
+
 /**
- * The runtime's default logger: pino writing one JSON line per entry to standard error
+ * The runtime's default logger: pino writing one line per entry to standard error
  * (synchronously, so a crash loses no line), dropping entries below `level`.
- * @param level the lowest level written, or `'silent'` for none. @default 'info'
+ * @param level the lowest level written (`'trace'` writes everything), or `'silent'` for none.
+ *   @default 'info'
+ * @throws {RangeError} for a level or format it does not know.
  */
-export function createDefaultLogger(level: LogLevel | 'silent' = 'info'): Logger {
-  return pino({ name: 'duro', level }, pino.destination({ dest: 2, sync: true }));
+export function createDefaultLogger(
+  level: LogLevel | 'trace' | 'silent' = 'info',
+  options: DefaultLoggerOptions = {},
+): Logger {
+  const { format = 'json', serviceName = 'duro', serviceVersion, fd = 2 } = options;
+  if (!DEFAULT_LOGGER_LEVELS.includes(level)) {
+    throw new RangeError(
+      `log level must be one of ${DEFAULT_LOGGER_LEVELS.join(', ')}, got ${String(level)}`,
+    );
+  }
+  if (!LOG_FORMATS.includes(format)) {
+    throw new RangeError(
+      `log format must be one of ${LOG_FORMATS.join(', ')}, got ${String(format)}`,
+    );
+  }
+  return pino(
+    {
+      name: serviceName,
+      level,
+      // pino's own base fields, plus the version when there is one.
+      base: {
+        pid: process.pid,
+        hostname: hostname(),
+        ...(serviceVersion !== undefined ? { serviceVersion } : {}),
+      },
+    },
+    logDestination(fd, format),
+  );
 }
 
 /**

@@ -69,6 +69,7 @@ export const METRIC_NAMES = {
     activitySuccess: activityExecutions('success'),
     activityAppErrors: activityExecutions('app_error'),
     activityInfraErrors: activityExecutions('infra_error'),
+    activityConfigErrors: activityExecutions('config_error'),
     activityPoison: {
       name: 'duroxide_activity_poison_total',
       description: 'Activities past max attempts that were failed as poison',
@@ -89,6 +90,14 @@ export const METRIC_NAMES = {
     workerDispatcherItemsFetched: {
       name: 'duroxide_worker_dispatcher_items_fetched',
       description: 'Work items fetched by the worker dispatcher',
+    },
+    suborchestrationCalls: {
+      name: 'duroxide_suborchestration_calls_total',
+      description: 'Sub-orchestrations scheduled, by parent_orchestration and child_orchestration',
+    },
+    providerErrors: {
+      name: 'duroxide_provider_errors_total',
+      description: 'Provider calls that failed, by operation and error_type',
     },
   } satisfies Record<string, MappedCounter | null>,
   histograms: {

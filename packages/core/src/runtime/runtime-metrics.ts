@@ -3,8 +3,9 @@ import { METRIC_NAMES, type HistogramName, type MappedCounter } from './metric-n
 
 /**
  * Counters of what a runtime did since it started, as `Runtime.metricsSnapshot()` returns them.
- * Names follow duroxide's `MetricsSnapshot` fields in camelCase; the `…PoisonFailed`,
- * `…AckFailures` and `…LockSteals` counters are duro's (the first after duroxide#47).
+ * Names follow duroxide's `MetricsSnapshot` fields in camelCase (duroxide-node's
+ * `JsMetricsSnapshot`); the `…PoisonFailed`, `…AckFailures` and `…LockSteals` counters are
+ * duro's (the first after duroxide#47).
  */
 export interface MetricsSnapshot {
   readonly orchStarts: number;
@@ -30,6 +31,11 @@ export interface MetricsSnapshot {
   readonly activitySuccess: number;
   readonly activityAppErrors: number;
   readonly activityInfraErrors: number;
+  /**
+   * Activity deliveries that found no handler registered under their name (a configuration
+   * error; each delivery counts, as it is given back with a backoff and tried again).
+   */
+  readonly activityConfigErrors: number;
   /** Activity poison dispositions that were committed. */
   readonly activityPoison: number;
   /** Activity poison dispositions whose ack failed; never counted in `activityPoison`. */
@@ -40,6 +46,10 @@ export interface MetricsSnapshot {
   /** Activities whose lock was taken away while they ran (cancellation, or a lost lease). */
   readonly activityLockSteals: number;
   readonly workerDispatcherItemsFetched: number;
+  /** Sub-orchestrations this runtime's turns scheduled. */
+  readonly suborchestrationCalls: number;
+  /** Provider calls of this runtime that failed (retryable or not), every operation counted. */
+  readonly providerErrors: number;
 }
 
 /** The name of one counter of {@link MetricsSnapshot}. @internal */

@@ -1,18 +1,23 @@
 import { metrics, trace, type MeterProvider, type TracerProvider } from '@opentelemetry/api';
 import { parseSemver } from '../model/semver.js';
 import { TagFilter, type SemverRange } from '../provider/fetch-filters.js';
+import { tracingLogger } from './init-tracing.js';
+import type { LogFormat } from './log-line-format.js';
 import { createDefaultLogger, type Logger, type LogLevel } from './logger.js';
 import { DUROXIDE_SEMVER } from './runtime-version.js';
 
 /**
- * Which activity tags this runtime's workers take, in duroxide-node's friendly forms:
- * `'defaultOnly'` (untagged only, the default), `'any'`, `'none'` (orchestrations only),
- * `{ tags: [...] }` (only those) or `{ defaultAnd: [...] }` (untagged and those).
+ * Which activity tags this runtime's workers take, in duroxide-node's forms: `'defaultOnly'`
+ * (untagged only, the default), `'any'`, `'none'` (orchestrations only), `{ tags: [...] }` (only
+ * those) or `{ defaultAnd: [...] }` (untagged and those); or `'tags'` / `'defaultAnd'` with the
+ * tags in `workerTagFilterTags`.
  */
 export type TagFilterOption =
   | 'defaultOnly'
   | 'any'
   | 'none'
+  | 'tags'
+  | 'defaultAnd'
   | { readonly tags: readonly string[] }
   | { readonly defaultAnd: readonly string[] };
 
@@ -102,10 +107,25 @@ export interface RuntimeOptions {
   /** @default 'defaultOnly' */
   readonly workerTagFilter?: TagFilterOption;
   /**
+   * The tags of `workerTagFilter: 'tags'` or `'defaultAnd'` (duroxide-node's flat form); not
+   * allowed with the other filters.
+   */
+  readonly workerTagFilterTags?: readonly string[];
+  /**
    * The lowest level the built-in pino logger writes (to standard error), or `'silent'`.
+   * `'trace'` writes everything. Ignored after `initTracing`.
    * @default 'info'
    */
-  readonly logLevel?: LogLevel | 'silent';
+  readonly logLevel?: LogLevel | 'trace' | 'silent';
+  /**
+   * How the built-in logger writes lines (see {@link LogFormat}). Ignored after `initTracing`.
+   * @default 'json'
+   */
+  readonly logFormat?: LogFormat;
+  /** The `name` field of the built-in logger's lines, naming this service. @default 'duro' */
+  readonly serviceName?: string;
+  /** Added to the built-in logger's lines as `serviceVersion`. */
+  readonly serviceVersion?: string;
   /**
    * Where log lines and orchestration traces go, replacing the built-in logger: a `pino` logger
    * (its `child` binds instance, execution and lock token to the lines of each work item) or
@@ -181,7 +201,23 @@ function duration(name: string, value: number | undefined, fallback: number): nu
   return value;
 }
 
-function tagFilter(option: TagFilterOption | undefined): TagFilter {
+function tagFilter(
+  option: TagFilterOption | undefined,
+  tags: readonly string[] | undefined,
+): TagFilter {
+  const takesTags = option === 'tags' || option === 'defaultAnd';
+  if (tags !== undefined && !takesTags) {
+    throw new RangeError(
+      `RuntimeOptions.workerTagFilterTags needs workerTagFilter 'tags' or 'defaultAnd', got ${JSON.stringify(option)}`,
+    );
+  }
+  if (takesTags && tags === undefined) {
+    throw new RangeError(
+      `RuntimeOptions.workerTagFilter '${option}' needs the tags in workerTagFilterTags`,
+    );
+  }
+  if (option === 'tags') return TagFilter.tags(tags ?? []);
+  if (option === 'defaultAnd') return TagFilter.defaultAnd(tags ?? []);
   if (option === undefined || option === 'defaultOnly') return TagFilter.defaultOnly();
   if (option === 'any') return TagFilter.any();
   if (option === 'none') return TagFilter.none();
@@ -291,8 +327,15 @@ export function resolveRuntimeOptions(options: RuntimeOptions = {}): ResolvedRun
     ),
     maxSessionsPerRuntime: count('maxSessionsPerRuntime', options.maxSessionsPerRuntime, 10, 1),
     workerNodeId: options.workerNodeId ?? null,
-    workerTagFilter: tagFilter(options.workerTagFilter),
-    logger: options.logger ?? createDefaultLogger(options.logLevel ?? 'info'),
+    workerTagFilter: tagFilter(options.workerTagFilter, options.workerTagFilterTags),
+    logger:
+      options.logger ??
+      tracingLogger() ??
+      createDefaultLogger(options.logLevel ?? 'info', {
+        ...(options.logFormat !== undefined ? { format: options.logFormat } : {}),
+        ...(options.serviceName !== undefined ? { serviceName: options.serviceName } : {}),
+        ...(options.serviceVersion !== undefined ? { serviceVersion: options.serviceVersion } : {}),
+      }),
     meterProvider: options.meterProvider ?? metrics.getMeterProvider(),
     tracerProvider: options.tracerProvider ?? trace.getTracerProvider(),
   };

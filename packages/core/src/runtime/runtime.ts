@@ -12,6 +12,7 @@ import {
   type ActivityFunction,
 } from './registry.js';
 import type { OrchestrationFunction } from './replay/replay-engine.js';
+import { countingProviderErrors } from './provider-error-counting.js';
 import { observeQueueDepths } from './queue-depth-gauges.js';
 import { RuntimeMetrics, type MetricsSnapshot } from './runtime-metrics.js';
 import { RuntimeTracing } from './runtime-tracing.js';
@@ -63,17 +64,17 @@ export class Runtime {
    * program ends once its runtime has shut down.
    */
   private keepAlive: NodeJS.Timeout | null = null;
+  /** The store, as the runtime calls it: its failures are counted in the metrics. */
+  private readonly provider: Provider;
 
   /**
    * @throws {RangeError} naming an option that is out of range.
    */
-  constructor(
-    private readonly provider: Provider,
-    options?: RuntimeOptions,
-  ) {
+  constructor(provider: Provider, options?: RuntimeOptions) {
     this.options = resolveRuntimeOptions(options);
     this.metrics = new RuntimeMetrics(this.options.meterProvider.getMeter(INSTRUMENTATION_SCOPE));
     this.tracing = new RuntimeTracing(this.options.tracerProvider.getTracer(INSTRUMENTATION_SCOPE));
+    this.provider = countingProviderErrors(provider, this.metrics);
   }
 
   /**

@@ -1,10 +1,13 @@
-//! A Rust duroxide worker that JavaScript starts and stops on a duroxide-pg schema, to share one
-//! database's queues with duro workers. It serves a small orchestration set whose only
-//! activity, `Side`, says which runtime ran it, so a test can tell the two sides' work apart.
+//! A Rust duroxide worker that JavaScript starts and stops on a duroxide-pg schema or a duroxide
+//! SQLite file, to share one store's queues with duro workers. It serves a small orchestration
+//! set whose only activity, `Side`, says which runtime ran it, so a test can tell the two sides'
+//! work apart.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use duroxide::providers::sqlite::SqliteProvider;
+use duroxide::providers::Provider;
 use duroxide::runtime::registry::ActivityRegistry;
 use duroxide::runtime::Runtime;
 use duroxide::{ActivityContext, OrchestrationContext, OrchestrationRegistry};
@@ -64,8 +67,8 @@ fn orchestration_registry() -> OrchestrationRegistry {
     .build()
 }
 
-/// A running Rust duroxide runtime on one duroxide-pg schema, serving `SharedDrain` and
-/// `SharedHandoff`. Stop it with `stop()`.
+/// A running Rust duroxide runtime on one duroxide-pg schema or SQLite file, serving
+/// `SharedDrain` and `SharedHandoff`. Stop it with `stop()`.
 #[napi]
 pub struct RustWorker {
     runtime: tokio::sync::Mutex<Option<Arc<Runtime>>>,
@@ -101,16 +104,33 @@ pub async fn start_rust_worker_on_postgres(database_url: String, schema: String)
     let provider = PostgresProvider::new_with_schema(&database_url, Some(&schema))
         .await
         .map_err(|error| js_error(format!("duroxide-pg could not open schema {schema}: {error:#}")))?;
+    Ok(start_rust_worker(Arc::new(provider)).await)
+}
+
+/// Starts a Rust worker on the SQLite file at `path` (created when missing, then migrated by
+/// duroxide's SQLite provider as it does on every start), with the scenario harness's runtime
+/// settings.
+///
+/// @throws when the file cannot be opened or its schema is refused.
+#[napi]
+pub async fn start_rust_worker_on_sqlite(path: String) -> napi::Result<RustWorker> {
+    let provider = SqliteProvider::new(&format!("sqlite:{path}?mode=rwc"), None)
+        .await
+        .map_err(|error| js_error(format!("duroxide's SQLite provider could not open {path}: {error:#}")))?;
+    Ok(start_rust_worker(Arc::new(provider)).await)
+}
+
+async fn start_rust_worker(provider: Arc<dyn Provider>) -> RustWorker {
     let log = ActivityLog::default();
     let runtime = Runtime::start_with_options(
-        Arc::new(provider),
+        provider,
         activity_registry(Arc::clone(&log)),
         orchestration_registry(),
         runtime_options(),
     )
     .await;
-    Ok(RustWorker {
+    RustWorker {
         runtime: tokio::sync::Mutex::new(Some(runtime)),
         log,
-    })
+    }
 }

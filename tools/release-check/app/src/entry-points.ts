@@ -2,7 +2,10 @@
 // that the names an app relies on are there at run time (the types are checked by tsc).
 import * as core from '@duro/core';
 import * as validation from '@duro/core/validation';
+import * as duroxide from '@duro/duroxide';
 import * as postgres from '@duro/provider-postgres';
+import * as sqlite from '@duro/provider-sqlite';
+import * as sqliteValidation from '@duro/provider-sqlite/validation';
 
 const expected: Record<string, readonly string[]> = {
   '@duro/core': [
@@ -22,11 +25,29 @@ const expected: Record<string, readonly string[]> = {
     'MigrationError',
     'DUROXIDE_MIGRATION_VERSIONS',
   ],
+  '@duro/provider-sqlite': ['SqliteProvider'],
+  '@duro/provider-sqlite/validation': ['sqliteValidationFactory'],
+  '@duro/duroxide': [
+    'SqliteProvider',
+    'PostgresProvider',
+    'Client',
+    'Runtime',
+    'OrchestrationContext',
+    'ActivityContext',
+    'initTracing',
+    'MAX_KV_KEYS',
+    'MAX_KV_VALUE_BYTES',
+    'MAX_WORKER_TAGS',
+    'MAX_TAG_NAME_BYTES',
+  ],
 };
 const modules: Record<string, Record<string, unknown>> = {
   '@duro/core': core,
   '@duro/core/validation': validation,
   '@duro/provider-postgres': postgres,
+  '@duro/provider-sqlite': sqlite,
+  '@duro/provider-sqlite/validation': sqliteValidation,
+  '@duro/duroxide': duroxide,
 };
 
 /** Fails with every missing export named. */

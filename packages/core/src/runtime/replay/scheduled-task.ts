@@ -143,7 +143,11 @@ export type ActivityTaskBody = Extract<ScheduledTaskBody, { type: 'activity' }>;
 /** An activity descriptor; `.withTag()` routes it to workers subscribed to that tag. */
 export type ActivityTask<T = unknown> = ActivityTaskBody &
   TaskOutput<T> & {
-    /** Returns the same descriptor routed to `tag` (duroxide's `with_tag`). */
+    /**
+     * Routes this descriptor to workers subscribed to `tag` (duroxide's `with_tag`) and returns
+     * it: `d.withTag('gpu') === d`, as in duroxide-node.
+     * @throws {TypeError} when `tag` is not a string.
+     */
     readonly withTag: (tag: string) => ActivityTask<T>;
   };
 

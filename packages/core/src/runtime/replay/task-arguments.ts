@@ -32,9 +32,13 @@ export function requireDuration(what: string, value: unknown): number {
 /** @internal */
 export function activityTask<T>(body: ActivityTaskBody): ActivityTask<T> {
   const task = scheduledTask<T>({ ...body });
-  // Like duroxide-node, `withTag` is not part of the descriptor's JSON.
+  // Like duroxide-node, `withTag` tags the descriptor itself and returns it, and is not part of
+  // the descriptor's JSON.
   return Object.defineProperty(task, 'withTag', {
-    value: (tag: string) => activityTask<T>({ ...body, tag: requireString('tag', tag) }),
+    value: (tag: string) => {
+      (task as { tag?: string }).tag = requireString('tag', tag);
+      return task;
+    },
     enumerable: false,
   }) as ActivityTask<T>;
 }

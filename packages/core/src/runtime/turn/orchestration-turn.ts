@@ -293,7 +293,10 @@ function startedEvent(
   });
 }
 
-/** Counts the terminal events of a turn and records the duration of an execution that ended. */
+/**
+ * Counts the sub-orchestrations and terminal events of a turn and records the duration of an
+ * execution that ended.
+ */
 function recordOutcome(
   deps: TurnDependencies,
   history: readonly Event[],
@@ -314,6 +317,13 @@ function recordOutcome(
   };
   for (const event of delta) {
     const kind = event.kind;
+    if (kind.type === 'SubOrchestrationScheduled') {
+      deps.metrics.increment('suborchestrationCalls', {
+        parent_orchestration:
+          'orchestration_name' in labels ? labels.orchestration_name : 'unknown',
+        child_orchestration: kind.name,
+      });
+    }
     if (kind.type === 'OrchestrationCompleted') {
       deps.metrics.increment('orchCompletions', labels);
       ended('success', event);

@@ -193,7 +193,10 @@ export function activityScenarios(providers: RuntimeScenarioProviders): void {
         expect(observed?.isCancelled()).toBe(true);
         const history = await client.readExecutionHistory('race', 1);
         const cancel = history.find((e) => e.kind === 'ActivityCancelRequested');
-        expect(cancel?.data).toBe('{"reason":"dropped_future"}');
+        expect(cancel?.event.kind).toEqual({
+          type: 'ActivityCancelRequested',
+          reason: 'dropped_future',
+        });
         expect(history.some((e) => e.kind === 'ActivityCompleted')).toBe(false);
       },
       { activityCancellationGracePeriodMs: 100 },

@@ -50,7 +50,10 @@ pub struct RustSwarmWorkerStats {
     pub activity_app_errors: i64,
     pub activity_infra_errors: i64,
     pub activity_poison: i64,
+    pub activity_config_errors: i64,
     pub worker_dispatcher_items_fetched: i64,
+    pub suborchestration_calls: i64,
+    pub provider_errors: i64,
 }
 
 fn ms(value: u32) -> Duration {
@@ -120,7 +123,10 @@ impl RustSwarmWorker {
             activity_app_errors: count(metrics.activity_app_errors),
             activity_infra_errors: count(metrics.activity_infra_errors),
             activity_poison: count(metrics.activity_poison),
+            activity_config_errors: count(metrics.activity_config_errors),
             worker_dispatcher_items_fetched: count(metrics.worker_dispatcher_items_fetched),
+            suborchestration_calls: count(metrics.suborchestration_calls),
+            provider_errors: count(metrics.provider_errors),
         })
     }
 

@@ -4,7 +4,6 @@ import { ProviderError } from '../provider/provider-error.js';
  * Checks a duration argument.
  * @throws {ProviderError} (permanent) naming the argument when it is not a finite number of
  *   milliseconds >= 0.
- * @internal
  */
 export function requireDurationMs(operation: string, name: string, value: number): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
@@ -19,7 +18,6 @@ export function requireDurationMs(operation: string, name: string, value: number
 /**
  * Checks an optional delay; `null` means none (0).
  * @throws {ProviderError} (permanent) as {@link requireDurationMs}.
- * @internal
  */
 export function delayOrZeroMs(operation: string, delayMs: number | null): number {
   return delayMs === null ? 0 : requireDurationMs(operation, 'delayMs', delayMs);

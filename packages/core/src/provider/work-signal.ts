@@ -1,7 +1,7 @@
 /**
- * Wakes fetches that wait for work (long polling). A provider calls `notify` whenever work may
- * have appeared; waiting fetches then look again, so they never spin.
- * @internal
+ * Wakes fetches that wait for work (long polling), for providers that implement it in process.
+ * A provider calls `notify` whenever work may have appeared; waiting fetches then look again, so
+ * they never spin.
  */
 export class WorkSignal {
   private readonly waiters = new Set<() => void>();
@@ -36,7 +36,7 @@ export class WorkSignal {
  * `null` when nothing is pending) has elapsed. `asOfMs` is the store's clock read just before
  * the attempt: a lock that lapses while the attempt runs still counts as a change to wait for,
  * not as a lock that had already gone (which would leave the fetch asleep for the whole poll).
- * @internal
+ * An `attempt` that throws ends the poll with its error.
  */
 export async function pollForWork<T>(
   signal: WorkSignal,
