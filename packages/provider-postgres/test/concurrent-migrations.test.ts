@@ -32,7 +32,7 @@ describe('concurrent migrations', () => {
     const reports = await migrateInProcesses(schema);
 
     for (const report of reports) {
-      expect(report).toMatchObject({ schema, duroxideVersion: 26, duroVersion: 10 });
+      expect(report).toMatchObject({ schema, duroxideVersion: 26, duroVersion: 11 });
     }
     const applied = reports.flatMap((r) => r.applied.map((a) => `${a.track}:${a.version}`));
     expect(applied).toHaveLength(new Set(applied).size);

@@ -21,7 +21,7 @@ describe('duro migrate', () => {
     expect(first.stderr).toContain('applying duro 0001_wakeup_notifications.sql ... done (');
     const latest = Math.max(...DUROXIDE_MIGRATION_VERSIONS);
     expect(first).toMatchObject({ code: 0 });
-    expect(first.stdout).toContain(`at duroxide migration ${latest}, duro extensions 10`);
+    expect(first.stdout).toContain(`at duroxide migration ${latest}, duro extensions 11`);
     expect(await ledger(schema)).toEqual([...DUROXIDE_MIGRATION_VERSIONS]);
 
     const again = await runDuro(['migrate', '--schema', schema, '--json'], env);
