@@ -59,7 +59,11 @@ export function autoSubOrchestrationSuffix(executionId: number, eventId: number)
     : `${SUB_ORCH_AUTO_PREFIX}${executionId}_${eventId}`;
 }
 
-/** The full child instance id: generated suffixes get the parent prefix, explicit ids do not. */
+/**
+ * The full instance id of a sub-orchestration, from its parent's id and the `instance` of its
+ * `SubOrchestrationScheduled` event: a generated suffix (`sub::5`) gets the parent's id in front
+ * (`parent::sub::5`), an explicit id is the child's id as it is.
+ */
 export function childInstanceId(parentInstance: string, child: string): string {
   return child.startsWith(SUB_ORCH_AUTO_PREFIX) ? `${parentInstance}::${child}` : child;
 }
