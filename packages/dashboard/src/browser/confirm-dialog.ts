@@ -7,6 +7,8 @@ export interface Confirmation {
   readonly lines: readonly string[];
   /** The label of the button that goes ahead. */
   readonly confirmLabel: string;
+  /** Whether the action ends or removes something (its button is red). */
+  readonly destructive: boolean;
   /** For what cannot be undone: a text the user must type before the button is enabled. */
   readonly typeToConfirm?: string;
 }
@@ -19,6 +21,7 @@ export function confirmAction(confirmation: Confirmation): Promise<boolean> {
   replaceChildren(part('confirm-body'), ...confirmation.lines.map((line) => el('p', {}, line)));
   const ok = part<HTMLButtonElement>('confirm-ok');
   ok.textContent = confirmation.confirmLabel;
+  ok.className = confirmation.destructive ? 'danger' : 'primary';
   const typedLabel = part('confirm-typed-label');
   const typed = part<HTMLInputElement>('confirm-typed');
   typed.value = '';

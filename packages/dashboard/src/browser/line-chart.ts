@@ -52,9 +52,13 @@ export function lineChart(title: string, series: readonly ChartSeries[]): HTMLEl
       ),
     );
   }
-  for (const at of [minX, (minX + maxX) / 2, maxX]) {
+  for (const [at, anchor] of [
+    [minX, 'start'],
+    [(minX + maxX) / 2, 'middle'],
+    [maxX, 'end'],
+  ] as const) {
     chart.append(
-      svg('text', { class: 'axis', x: x(at), y: HEIGHT - 6, 'text-anchor': 'middle' }, clock(at)),
+      svg('text', { class: 'axis', x: x(at), y: HEIGHT - 6, 'text-anchor': anchor }, clock(at)),
     );
   }
   for (const line of series) {
@@ -111,9 +115,9 @@ function niceCeiling(value: number): number {
 }
 
 function formatTick(value: number): string {
-  return value >= 100 || Number.isInteger(value)
+  return value >= 100
     ? Math.round(value).toLocaleString('en-US')
-    : value.toFixed(1);
+    : String(Number(value.toFixed(2)));
 }
 
 function clock(epochMs: number): string {

@@ -44,6 +44,6 @@ export async function loadDashboard(workingDirectory: string): Promise<Dashboard
     return (await import(pathToFileURL(resolved).href)) as DashboardModule;
   }
   throw CliError.usage(
-    `duro ui needs the ${PACKAGE} package: install it next to @duro/provider-postgres (npm install ${PACKAGE})`,
+    `the dashboard is the ${PACKAGE} package: install it next to @duro/provider-postgres (npm install ${PACKAGE})`,
   );
 }
