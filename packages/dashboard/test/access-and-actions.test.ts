@@ -116,9 +116,9 @@ describe('what the dashboard lets in', () => {
       const base = `http://127.0.0.2:${dashboard.port}/`;
       const bare = await fetch(`${base}api/counts`);
       expect(bare.status).toBe(401);
-      expect(await bare.json()).toEqual({
-        error: expect.stringContaining('an access token is required'),
-      });
+      expect(((await bare.json()) as { error: string }).error).toContain(
+        'an access token is required',
+      );
       expect((await fetch(base)).status).toBe(401);
       expect(
         (await fetch(`${base}api/counts`, { headers: { authorization: 'Bearer wrong-token' } }))
@@ -274,9 +274,7 @@ describe('actions', () => {
 
   it('prune old executions and delete an instance, refusing to delete a running one unless forced', async () => {
     const pruned = await act(open, 'prune', { instanceId: 'loop-me', keepLast: 1 });
-    expect(await pruned.json()).toEqual({
-      done: expect.stringMatching(/^pruned 2 execution\(s\)/),
-    });
+    expect(((await pruned.json()) as { done: string }).done).toMatch(/^pruned 2 execution\(s\)/);
     const detail = await dashboardHttp(open.url).json<InstanceDetailJson>(
       'api/instance?id=loop-me',
     );

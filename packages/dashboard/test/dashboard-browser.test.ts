@@ -108,7 +108,7 @@ describe('the dashboard in a browser', () => {
     expect(await page.locator('h1 .badge').textContent()).toBe('Completed');
     // Shown as characters, never parsed: no element came from the payload and nothing ran.
     expect(await page.locator('main script, main img').count()).toBe(0);
-    expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(pageErrors).toEqual([]);
     await screenshot('instance');
   });

@@ -11,9 +11,9 @@ import { el, replaceChildren } from './dom.js';
 /** What the panel does after an action succeeded. */
 export interface ActionOutcomes {
   /** The instance changed: read it again. */
-  changed(): void;
+  readonly changed: () => void;
   /** The instance is gone: leave its page. */
-  deleted(): void;
+  readonly deleted: () => void;
 }
 
 /**
