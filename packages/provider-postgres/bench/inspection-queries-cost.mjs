@@ -40,7 +40,10 @@ async function describeMachine() {
   );
   console.log(
     `machine: ${cpus.length} x ${cpus[0]?.model ?? 'unknown cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ` +
-      `load average ${os.loadavg().map((load) => load.toFixed(1)).join(' ')}, Node.js ${process.version}`,
+      `load average ${os
+        .loadavg()
+        .map((load) => load.toFixed(1))
+        .join(' ')}, Node.js ${process.version}`,
   );
 }
 
@@ -146,7 +149,8 @@ async function measure(label, read) {
 }
 
 function summarize(result) {
-  if (Array.isArray(result)) return result.map((c) => `${c.status} ${c.count} ${c.precision}`).join(', ');
+  if (Array.isArray(result))
+    return result.map((c) => `${c.status} ${c.count} ${c.precision}`).join(', ');
   if (result?.instances) {
     return `${result.instances.length} instances${result.searchedBackToMs !== null ? ', stopped at the bound' : ''}`;
   }
@@ -169,12 +173,21 @@ results.push(await deep('page in the middle, no filter (cursor)', {}));
 results.push(await page('status Running', { status: 'Running' }));
 results.push(await page('status Failed', { status: 'Failed' }));
 results.push(await deep('status Failed, page in the middle', { status: 'Failed' }));
-results.push(await page('status ContinuedAsNew (between executions)', { status: 'ContinuedAsNew' }));
+results.push(
+  await page('status ContinuedAsNew (between executions)', { status: 'ContinuedAsNew' }),
+);
 results.push(await page('name Migrate (0.1 %)', { orchestrationName: 'Migrate' }));
-results.push(await page('name Migrate and status Failed', { orchestrationName: 'Migrate', status: 'Failed' }));
+results.push(
+  await page('name Migrate and status Failed', { orchestrationName: 'Migrate', status: 'Failed' }),
+);
 results.push(await page('version 1.1.0', { orchestrationVersion: '1.1.0' }));
 results.push(await page("id prefix 'order-12345'", { idPrefix: 'order-12345' }));
-results.push(await page("id prefix 'order-' and status Failed (none)", { idPrefix: 'order-', status: 'Failed' }));
+results.push(
+  await page("id prefix 'order-' and status Failed (none)", {
+    idPrefix: 'order-',
+    status: 'Failed',
+  }),
+);
 results.push(
   await page('created within one hour, mid-range', {
     createdFromMs: middle - 3_600_000,
@@ -186,7 +199,9 @@ results.push(await measure('queue overview', (inspector) => inspector.readQueueO
 
 console.log('\nsummary (median / max of each read, ms):');
 for (const { label, median, max } of results) {
-  console.log(`  ${label.padEnd(48)} ${median.toFixed(1).padStart(7)} ${max.toFixed(1).padStart(7)}`);
+  console.log(
+    `  ${label.padEnd(48)} ${median.toFixed(1).padStart(7)} ${max.toFixed(1).padStart(7)}`,
+  );
 }
 if (!KEEP) await pool.query(`DROP SCHEMA ${s} CASCADE`);
 else console.log(`kept schema ${schema}`);

@@ -2,7 +2,9 @@
 // that the names an app relies on are there at run time (the types are checked by tsc).
 import * as core from '@duro/core';
 import * as validation from '@duro/core/validation';
+import * as dashboard from '@duro/dashboard';
 import * as postgres from '@duro/provider-postgres';
+import * as inspection from '@duro/provider-postgres/inspection';
 
 const expected: Record<string, readonly string[]> = {
   '@duro/core': [
@@ -22,11 +24,20 @@ const expected: Record<string, readonly string[]> = {
     'MigrationError',
     'DUROXIDE_MIGRATION_VERSIONS',
   ],
+  '@duro/provider-postgres/inspection': [
+    'SchemaInspector',
+    'explainDiagnosis',
+    'DEFAULT_FLEET_ASSUMPTIONS',
+    'INSTANCE_STATUSES',
+  ],
+  '@duro/dashboard': ['startDashboard', 'createDashboard', 'DashboardOptionsError'],
 };
 const modules: Record<string, Record<string, unknown>> = {
   '@duro/core': core,
   '@duro/core/validation': validation,
   '@duro/provider-postgres': postgres,
+  '@duro/provider-postgres/inspection': inspection,
+  '@duro/dashboard': dashboard,
 };
 
 /** Fails with every missing export named. */
