@@ -20,10 +20,10 @@ export interface StatusCount {
 const BETWEEN_EXECUTIONS_BOUND = 5_000;
 
 /**
- * A status whose statistics estimate exceeds this many executions is not counted: its count
- * would stop at the bound anyway.
+ * A status whose statistics estimate exceeds the count bound is not counted: its count would
+ * most likely stop at the bound, after reading as many rows as the bound for nothing.
  */
-const ESTIMATE_ONLY_ABOVE = COUNT_BOUND * 2;
+const ESTIMATE_ONLY_ABOVE = COUNT_BOUND;
 
 /**
  * Counts the instances by the status of their current execution, in bounded time: a status
