@@ -203,6 +203,16 @@ describe('the dashboard API', () => {
     expect(timeline.eventCount).toBe(timeline.events.length);
   });
 
+  it('shows a wait for an event as open until the event comes', async () => {
+    const timeline = await http.json<ExecutionTimelineJson>(
+      'api/execution?id=approval-2&execution=1',
+    );
+    expect(timeline.spans.map((span) => [span.kind, span.label, span.outcome, span.endMs])).toEqual(
+      [['event', 'approve', 'pending', null]],
+    );
+    expect(timeline.endMs).toBeGreaterThan(timeline.spans[0]?.startMs ?? Infinity);
+  });
+
   it('counts the attempts of a retried activity', async () => {
     const timeline = await http.json<ExecutionTimelineJson>('api/execution?id=flaky-1&execution=1');
     const tries = timeline.spans.filter((span) => span.kind === 'activity');

@@ -24,7 +24,7 @@ async function start(): Promise<void> {
   (document.getElementById('schema') as HTMLElement).textContent = `schema ${session.schema}`;
   const mode = document.getElementById('mode') as HTMLElement;
   mode.textContent = session.actionsEnabled ? 'actions enabled' : 'read-only';
-  mode.classList.toggle('actions', session.actionsEnabled);
+  mode.classList.toggle('mode-actions', session.actionsEnabled);
   let dispose: Dispose = () => undefined;
   const show = () => {
     dispose();
