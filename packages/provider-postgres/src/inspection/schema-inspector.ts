@@ -108,7 +108,7 @@ export class SchemaInspector {
 
   /**
    * Whether the schema has the indexes of duro migration 11; without them (a schema only the
-   * Rust provider migrated) lists and counts read more rows, still within their bounds.
+   * Rust provider migrated) a list or a count sorts or scans whole tables.
    */
   async hasListingIndexes(): Promise<boolean> {
     const { rows } = await this.schema.pool.query<{ found: string }>(
