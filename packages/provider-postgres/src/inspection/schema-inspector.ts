@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { sessionConfig } from '../connection-target.js';
 import { schemaNames } from '../migrations/schema-sql.js';
 import { readActivityCounters, type ActivityCounters } from './activity-counters.js';
 import { readExecutionHistory, type ExecutionHistory } from './execution-history.js';
@@ -60,6 +61,8 @@ export class SchemaInspector {
 
   /**
    * Opens a pool on `databaseUrl` and an inspector on `schema`, once the schema is found migrated.
+   * TLS is set up as the provider sets it up: from the URL's `sslmode` and the like, else libpq's
+   * `PGSSLMODE` and the like in the environment.
    * @throws {InspectionError} (`schema-not-migrated`) when the schema has no duro tables; the
    * `pg` error when the database cannot be reached.
    */
@@ -69,12 +72,17 @@ export class SchemaInspector {
     options: SchemaInspectorOptions = {},
   ): Promise<SchemaInspector> {
     schemaNames(schema);
-    const pool = new pg.Pool({
-      connectionString: databaseUrl,
-      max: options.poolSize ?? 3,
-      connectionTimeoutMillis: options.connectionTimeoutMs ?? 10_000,
-      application_name: options.applicationName ?? 'duro-inspect',
-    });
+    const session = await sessionConfig(
+      { kind: 'url', url: databaseUrl },
+      {
+        applicationName: options.applicationName ?? 'duro-inspect',
+        connectionTimeoutMs: options.connectionTimeoutMs ?? 10_000,
+        lockWaitTimeoutMs: 0,
+        statementTimeoutMs: 0,
+        ssl: undefined,
+      },
+    );
+    const pool = new pg.Pool({ ...session, max: options.poolSize ?? 3 });
     // An idle client that loses its server must not crash the process.
     pool.on('error', () => undefined);
     const inspector = new SchemaInspector(pool, schema);

@@ -34,9 +34,15 @@ export const uiCommand: Command = {
     if (accessToken !== undefined && accessToken.length < 8) {
       throw CliError.usage('the access token must have at least 8 characters');
     }
-    const databaseUrl = context.databaseUrl();
+    const connection = await context.connection();
+    if (connection.target.kind !== 'url') {
+      throw CliError.usage(
+        'duro ui connects with a database URL (TLS options included); it does not log in with --entra',
+      );
+    }
+    const databaseUrl = connection.target.url;
     // Checked here first, for the command's own messages and exit codes.
-    const pool = await openPool(databaseUrl);
+    const pool = await openPool(connection);
     try {
       await new SchemaInspector(pool, context.schema).checkMigrated();
     } finally {
