@@ -41,6 +41,16 @@ export class RowReader {
     return parsed;
   }
 
+  /** A non-null `bigint` column, whole (`pg` returns it as decimal text). */
+  bigint(column: string): bigint {
+    const value = this.#row[column];
+    if (typeof value === 'number' && Number.isSafeInteger(value)) return BigInt(value);
+    if (typeof value !== 'string' || !/^-?\d+$/.test(value)) {
+      throw this.#mismatch(column, 'a bigint', value);
+    }
+    return BigInt(value);
+  }
+
   /** An `integer` or `bigint` column that may be null. */
   optionalInteger(column: string): number | null {
     return this.#row[column] == null ? null : this.integer(column);

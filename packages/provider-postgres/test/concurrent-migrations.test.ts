@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { MigrationReport } from '@duro/provider-postgres';
 import { describe, expect, it } from 'vitest';
+import { DURO_MIGRATIONS, DUROXIDE_MIGRATIONS } from '../src/migrations/migrations.generated.js';
 import { useScratchSchemas } from './support/scratch-schemas.js';
 
 const run = promisify(execFile);
@@ -32,18 +33,24 @@ describe('concurrent migrations', () => {
     const reports = await migrateInProcesses(schema);
 
     for (const report of reports) {
-      expect(report).toMatchObject({ schema, duroxideVersion: 26, duroVersion: 10 });
+      expect(report).toMatchObject({
+        schema,
+        duroxideVersion: 26,
+        duroVersion: DURO_MIGRATIONS.at(-1)?.version,
+      });
     }
     const applied = reports.flatMap((r) => r.applied.map((a) => `${a.track}:${a.version}`));
     expect(applied).toHaveLength(new Set(applied).size);
-    expect(applied).toHaveLength(34);
+    expect(applied).toHaveLength(DUROXIDE_MIGRATIONS.length + DURO_MIGRATIONS.length);
     expect(await ledger(schema, '_duroxide_migrations')).toEqual([
       ...Array.from({ length: 21 }, (_, i) => i + 1),
       23,
       25,
       26,
     ]);
-    expect(await ledger(schema, '_duro_migrations')).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(await ledger(schema, '_duro_migrations')).toEqual(
+      DURO_MIGRATIONS.map((file) => file.version),
+    );
 
     const again = await migrateInProcesses(schema);
     expect(again.every((r) => r.applied.length === 0 && r.duroxideVersion === 26)).toBe(true);

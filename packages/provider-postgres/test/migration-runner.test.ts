@@ -173,6 +173,8 @@ describe('migration runner', () => {
       'applied duro 9',
       'applying duro 10',
       'applied duro 10',
+      'applying duro 11',
+      'applied duro 11',
     ]);
   });
 });

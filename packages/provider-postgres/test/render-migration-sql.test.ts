@@ -51,6 +51,7 @@ describe('rendered migration SQL', () => {
       { version: '8', name: '0008_ack_turns_together.sql' },
       { version: '9', name: '0009_claim_takes_undelayed_messages.sql' },
       { version: '10', name: '0010_turn_commit_claims_its_activities.sql' },
+      { version: '11', name: '0011_instance_listing_indexes.sql' },
     ]);
   });
 
@@ -73,6 +74,7 @@ describe('rendered migration SQL', () => {
       { track: 'duro', version: 8, name: '0008_ack_turns_together.sql' },
       { track: 'duro', version: 9, name: '0009_claim_takes_undelayed_messages.sql' },
       { track: 'duro', version: 10, name: '0010_turn_commit_claims_its_activities.sql' },
+      { track: 'duro', version: 11, name: '0011_instance_listing_indexes.sql' },
     ]);
   });
 

@@ -88,6 +88,10 @@ describe('schema facts', () => {
       t.indexes.filter((i) => i.name.startsWith('duro_')).map((i) => i.definition),
     );
     expect(duroIndexes).toEqual([
+      'CREATE INDEX duro_idx_executions_status ON {schema}.executions USING btree (status, instance_id, execution_id)',
+      'CREATE INDEX duro_idx_instances_created ON {schema}.instances USING btree (created_at, instance_id)',
+      'CREATE INDEX duro_idx_instances_id_pattern ON {schema}.instances USING btree (instance_id text_pattern_ops)',
+      'CREATE INDEX duro_idx_instances_name_created ON {schema}.instances USING btree (orchestration_name, created_at, instance_id)',
       'CREATE INDEX duro_idx_worker_lease_expiry ON {schema}.worker_queue USING btree (locked_until) WHERE (lock_token IS NOT NULL)',
       'CREATE INDEX duro_idx_worker_ready ON {schema}.worker_queue USING btree (id) WHERE (lock_token IS NULL)',
     ]);

@@ -8,6 +8,7 @@ import { cancelCommand, enqueueCommand, raiseCommand } from './commands/signal-c
 import { queueDepthsCommand, statsCommand } from './commands/stats-commands.js';
 import { statusCommand } from './commands/status-command.js';
 import { treeCommand } from './commands/tree-command.js';
+import { uiCommand } from './commands/ui-command.js';
 import { whyCommand } from './commands/why-command.js';
 
 /** Every `duro` command, in the order `duro --help` lists them. */
@@ -25,4 +26,5 @@ export const COMMANDS: readonly Command[] = [
   pruneCommand,
   statsCommand,
   queueDepthsCommand,
+  uiCommand,
 ];

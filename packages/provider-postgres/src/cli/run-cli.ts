@@ -1,4 +1,5 @@
 import { ClientError } from '@duro/core';
+import { InspectionError } from '../inspection/inspection-error.js';
 import { MigrationError } from '../migrations/migration-error.js';
 import { InvalidSchemaNameError } from '../schema-name.js';
 import { parseArguments, type OptionSpec } from './argument-parser.js';
@@ -88,6 +89,11 @@ function report(error: unknown, command: Command, io: CliIo): number {
 function asCliError(error: unknown): CliError | null {
   if (error instanceof CliError) return error;
   if (error instanceof InvalidSchemaNameError) return CliError.usage(error.message);
+  if (InspectionError.isInstance(error)) {
+    return error.code === 'invalid-request'
+      ? CliError.usage(error.message)
+      : CliError.connection(error.message);
+  }
   if (error instanceof MigrationError) {
     return error.code === 'invalid-target'
       ? CliError.usage(error.message)

@@ -2,19 +2,23 @@ import { Client, ManagementClient, type ProviderAdmin } from '@duro/core';
 import pg from 'pg';
 import { sessionConfig } from '../connection-target.js';
 import { toProviderError } from '../errors.js';
+import { InspectionError } from '../inspection/inspection-error.js';
+import { SchemaInspector } from '../inspection/schema-inspector.js';
+import { schemaNames } from '../migrations/schema-sql.js';
 import { PostgresProvider } from '../postgres-provider.js';
 import { resolveProviderOptions } from '../postgres-provider-options.js';
-import { schemaNames } from '../migrations/schema-sql.js';
 import type { CliConnection } from './cli-connection.js';
 import { CliError } from './cli-error.js';
 
-/** An open connection to one schema: SQL for the reads `duro` does itself, and the clients. */
+/** An open connection to one schema: the inspection reads, SQL, and the clients. */
 export interface CliStore {
   readonly pool: pg.Pool;
   /** The schema as a quoted identifier, for SQL. */
   readonly schemaSql: string;
   /** The schema as PostgreSQL stores its name (folded to lower case). */
   readonly schemaName: string;
+  /** The reads `duro` shares with `duro ui` (lists, trees, diagnoses). */
+  readonly inspector: SchemaInspector;
   readonly client: Client;
   readonly management: ManagementClient;
   /** The provider's management reads that the clients do not expose (children of an instance). */
@@ -63,18 +67,13 @@ export async function openPool(connection: CliConnection): Promise<pg.Pool> {
  * @throws {CliError} (connection) when the server cannot be used or the schema is not migrated.
  */
 export async function openStore(connection: CliConnection, schema: string): Promise<CliStore> {
-  const names = schemaNames(schema);
+  schemaNames(schema);
   const pool = await openPool(connection);
+  const inspector = new SchemaInspector(pool, schema);
   try {
-    const found = await pool.query<{ present: boolean }>(
-      `SELECT to_regclass($1) IS NOT NULL AS present`,
-      [`${names.identifier}.instances`],
-    );
-    if (found.rows[0]?.present !== true) {
-      throw CliError.connection(
-        `schema '${names.folded}' has no duro tables; run 'duro migrate --schema ${names.folded}' first`,
-      );
-    }
+    await inspector.checkMigrated().catch((error: unknown) => {
+      throw InspectionError.isInstance(error) ? CliError.connection(error.message) : error;
+    });
     const provider = await PostgresProvider.connectToTarget(
       connection.target,
       schema,
@@ -83,8 +82,9 @@ export async function openStore(connection: CliConnection, schema: string): Prom
     );
     return {
       pool,
-      schemaSql: names.identifier,
-      schemaName: names.folded,
+      schemaSql: inspector.schema.schemaSql,
+      schemaName: inspector.schema.schemaName,
+      inspector,
       client: new Client(provider),
       management: new ManagementClient(provider),
       admin: provider,

@@ -65,7 +65,7 @@ describe('duro errors', () => {
     const option = await runDuro(['list', '--colour']);
     expect(option.code).toBe(2);
     expect(option.stderr).toBe(
-      'duro list: unknown option --colour\nUsage: duro list [--status STATUS] [--name ORCHESTRATION] [--limit N] [--offset N] [--json]\n',
+      'duro list: unknown option --colour\nUsage: duro list [--status STATUS] [--name NAME] [--version V] [--id-prefix P] [--created-after TIME] [--created-before TIME] [--limit N] [--after CURSOR] [--json]\n',
     );
   });
 

@@ -78,29 +78,44 @@ describe('duro commands on instances', () => {
     });
   });
 
-  it('list filters by name and status and pages with --limit and --offset', async () => {
+  it('list filters by name, status and id prefix, newest first, and pages with --limit and --after', async () => {
     const page = await duro('list', '--name', 'Sum', '--limit', '2');
     expect(page.code).toBe(0);
-    expect(page.stdout).toContain('showing 1-2 of 4; next page: --offset 2');
+    const next = /next page: --after (\S+)/.exec(page.stdout)?.[1];
+    expect(next).toBeDefined();
     const all = JSON.parse((await duro('list', '--name', 'Sum', '--json')).stdout) as {
-      total: number;
-      instances: { instanceId: string; status: string }[];
+      instances: { instanceId: string; status: string; createdAtMs: number }[];
+      next: string | null;
     };
-    expect(all.total).toBe(4);
+    expect(all.next).toBeNull();
     expect(all.instances.map((row) => row.instanceId).sort()).toEqual([
       'family-child',
       'sum-1',
       'sum-2',
       'sum-3',
     ]);
+    const created = all.instances.map((row) => row.createdAtMs);
+    expect(created).toEqual([...created].sort((a, b) => b - a));
     const rest = JSON.parse(
-      (await duro('list', '--name', 'Sum', '--offset', '2', '--limit', '2', '--json')).stdout,
+      (await duro('list', '--name', 'Sum', '--after', next ?? '', '--limit', '2', '--json')).stdout,
     ) as typeof all;
-    expect(rest.instances).toHaveLength(2);
-    expect(JSON.parse((await duro('list', '--status', 'Failed', '--json')).stdout)).toMatchObject({
-      total: 0,
+    expect(rest.instances.map((row) => row.instanceId)).toEqual(
+      all.instances.slice(2).map((row) => row.instanceId),
+    );
+    expect(JSON.parse((await duro('list', '--status', 'Failed', '--json')).stdout)).toEqual({
+      instances: [],
+      next: null,
     });
+    const prefixed = JSON.parse(
+      (await duro('list', '--id-prefix', 'sum-', '--json')).stdout,
+    ) as typeof all;
+    expect(prefixed.instances.map((row) => row.instanceId).sort()).toEqual([
+      'sum-1',
+      'sum-2',
+      'sum-3',
+    ]);
     expect((await duro('list', '--status', 'Broken')).code).toBe(2);
+    expect((await duro('list', '--after', 'not-a-cursor')).stderr).toContain('not a page cursor');
   });
 
   it('history prints the events of the current execution, readable and as JSON, and any execution on request', async () => {

@@ -1,5 +1,6 @@
 import { DUROXIDE_MIGRATION_VERSIONS } from '@duro/provider-postgres';
 import { describe, expect, it } from 'vitest';
+import { DURO_MIGRATIONS } from '../../src/migrations/migrations.generated.js';
 import { runDuro } from '../support/duro-cli.js';
 import { useTestDatabase } from '../support/test-database.js';
 
@@ -21,7 +22,9 @@ describe('duro migrate', () => {
     expect(first.stderr).toContain('applying duro 0001_wakeup_notifications.sql ... done (');
     const latest = Math.max(...DUROXIDE_MIGRATION_VERSIONS);
     expect(first).toMatchObject({ code: 0 });
-    expect(first.stdout).toContain(`at duroxide migration ${latest}, duro extensions 10`);
+    expect(first.stdout).toContain(
+      `at duroxide migration ${latest}, duro extensions ${DURO_MIGRATIONS.at(-1)?.version}`,
+    );
     expect(await ledger(schema)).toEqual([...DUROXIDE_MIGRATION_VERSIONS]);
 
     const again = await runDuro(['migrate', '--schema', schema, '--json'], env);

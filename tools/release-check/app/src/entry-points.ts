@@ -2,8 +2,10 @@
 // that the names an app relies on are there at run time (the types are checked by tsc).
 import * as core from '@duro/core';
 import * as validation from '@duro/core/validation';
+import * as dashboard from '@duro/dashboard';
 import * as duroxide from '@duro/duroxide';
 import * as postgres from '@duro/provider-postgres';
+import * as inspection from '@duro/provider-postgres/inspection';
 import * as sqlite from '@duro/provider-sqlite';
 import * as sqliteValidation from '@duro/provider-sqlite/validation';
 
@@ -40,6 +42,13 @@ const expected: Record<string, readonly string[]> = {
     'MAX_WORKER_TAGS',
     'MAX_TAG_NAME_BYTES',
   ],
+  '@duro/provider-postgres/inspection': [
+    'SchemaInspector',
+    'explainDiagnosis',
+    'DEFAULT_FLEET_ASSUMPTIONS',
+    'INSTANCE_STATUSES',
+  ],
+  '@duro/dashboard': ['startDashboard', 'createDashboard', 'DashboardOptionsError'],
 };
 const modules: Record<string, Record<string, unknown>> = {
   '@duro/core': core,
@@ -48,6 +57,8 @@ const modules: Record<string, Record<string, unknown>> = {
   '@duro/provider-sqlite': sqlite,
   '@duro/provider-sqlite/validation': sqliteValidation,
   '@duro/duroxide': duroxide,
+  '@duro/provider-postgres/inspection': inspection,
+  '@duro/dashboard': dashboard,
 };
 
 /** Fails with every missing export named. */

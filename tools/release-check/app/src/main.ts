@@ -1,7 +1,7 @@
 // The release check's app: starts an embedded PostgreSQL, checks the entry points, runs every
 // README example against it, runs a duroxide-node program through @duro/duroxide on it and on a
-// SQLite file, and runs the packed `duro` command.
-import { execFileSync } from 'node:child_process';
+// SQLite file, and runs the packed `duro` command and `duro ui`.
+import { execFileSync, spawn } from 'node:child_process';
 import { chmod, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -77,6 +77,35 @@ try {
     };
     if (stats.totalInstances !== 0)
       throw new Error(`a new schema has ${stats.totalInstances} instances`);
+  });
+  await step('duro ui serves the dashboard of the schema from the installed packages', async () => {
+    // The installed command itself (not through npx), so the signal below reaches it.
+    const duroBin = join(process.cwd(), 'node_modules', '.bin', 'duro');
+    const child = spawn(duroBin, ['ui', '--port', '0', '--schema', 'release_check'], {
+      env: process.env,
+    });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    try {
+      const started = Date.now();
+      let url: string | undefined;
+      while (url === undefined) {
+        url = /duro ui: open (\S+)/.exec(stdout)?.[1];
+        if (child.exitCode !== null || Date.now() - started > 30_000) {
+          throw new Error(`duro ui did not start: ${stdout}`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const session = (await (await fetch(`${url}api/session`)).json()) as { schema?: string };
+      if (session.schema !== 'release_check')
+        throw new Error(`duro ui answered ${JSON.stringify(session)}`);
+      const page = await (await fetch(url)).text();
+      if (!page.includes('<title>duro</title>')) throw new Error('duro ui served no page');
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+    }
   });
 } finally {
   await server.stop().catch(() => undefined);

@@ -1,4 +1,5 @@
 import type { EventKind } from '../../model/event.js';
+import { SUB_ORCH_AUTO_PREFIX } from './sub-orchestration-id.js';
 
 /**
  * A decision an orchestration turn makes, as duroxide's `Action`. Schedule actions carry the id
@@ -46,8 +47,6 @@ export type Action =
 
 /** Prefix of the placeholder id an auto-named child carries until its event id is known. */
 export const SUB_ORCH_PENDING_PREFIX = 'sub::pending_';
-/** Prefix that marks a generated child id; the parent id is prepended to it. */
-export const SUB_ORCH_AUTO_PREFIX = 'sub::';
 
 /**
  * The generated child id suffix: `sub::{eventId}` in the first execution and
@@ -57,11 +56,6 @@ export function autoSubOrchestrationSuffix(executionId: number, eventId: number)
   return executionId === 1
     ? `${SUB_ORCH_AUTO_PREFIX}${eventId}`
     : `${SUB_ORCH_AUTO_PREFIX}${executionId}_${eventId}`;
-}
-
-/** The full child instance id: generated suffixes get the parent prefix, explicit ids do not. */
-export function childInstanceId(parentInstance: string, child: string): string {
-  return child.startsWith(SUB_ORCH_AUTO_PREFIX) ? `${parentInstance}::${child}` : child;
 }
 
 /** Whether a root instance id uses the marker reserved for generated child ids. */

@@ -1,4 +1,5 @@
-import { SUB_ORCH_AUTO_PREFIX, SUB_ORCH_PENDING_PREFIX, usesReservedRootMarker } from './action.js';
+import { SUB_ORCH_PENDING_PREFIX, usesReservedRootMarker } from './action.js';
+import { SUB_ORCH_AUTO_PREFIX } from './sub-orchestration-id.js';
 import { OrchestrationPanic } from './generator-node.js';
 import type { ReplayState } from './replay-state.js';
 import { RetryNode } from './retry-node.js';

@@ -4,7 +4,8 @@ import { CliError } from '../cli-error.js';
 import type { Command } from '../command.js';
 import { requireInstance } from '../instance-lookup.js';
 import { requiredPositional } from '../required-positional.js';
-import { formatJson, formatTable, formatTime } from '../terminal-output.js';
+import { formatTime } from '../../inspection/time-text.js';
+import { formatJson, formatTable } from '../terminal-output.js';
 
 /** Longest event detail printed on a terminal line; `--json` has them whole. */
 const DETAIL_WIDTH = 100;

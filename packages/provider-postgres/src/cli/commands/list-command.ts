@@ -1,75 +1,82 @@
+import type { ListedInstance } from '../../inspection/instance-page.js';
+import { INSTANCE_STATUSES, isInstanceStatus } from '../../inspection/instance-statuses.js';
+import { formatTime } from '../../inspection/time-text.js';
 import { integerOption } from '../argument-parser.js';
 import { CliError } from '../cli-error.js';
 import type { Command } from '../command.js';
-import { formatJson, formatTable, formatTime } from '../terminal-output.js';
+import { formatJson, formatTable } from '../terminal-output.js';
+import { parseTimeArgument } from '../time-argument.js';
 
-const STATUSES = ['Running', 'Completed', 'Failed', 'ContinuedAsNew'];
-
-interface ListedRow {
-  instance_id: string;
-  orchestration_name: string;
-  orchestration_version: string | null;
-  status: string;
-  current_execution_id: string;
-  created_ms: string;
-  total: string;
-}
-
-/** `duro list`: instances, newest first, filtered by status and name, one page at a time. */
+/** `duro list`: instances, newest first, filtered, one page at a time. */
 export const listCommand: Command = {
   name: 'list',
-  summary: 'list instances, newest first (filter by status or name, page with --limit/--offset)',
-  usage: '[--status STATUS] [--name ORCHESTRATION] [--limit N] [--offset N] [--json]',
+  summary:
+    'list instances, newest first (filter by status, name, version, id prefix, creation time)',
+  usage:
+    '[--status STATUS] [--name NAME] [--version V] [--id-prefix P] [--created-after TIME] [--created-before TIME] [--limit N] [--after CURSOR] [--json]',
   details: [
-    `--status STATUS     one of ${STATUSES.join(', ')}`,
-    '--name NAME         only instances of this orchestration',
-    '--limit N           rows per page (default 50)',
-    '--offset N          rows to skip (default 0)',
+    `--status STATUS        one of ${INSTANCE_STATUSES.join(', ')}`,
+    '--name NAME            only instances of this orchestration',
+    '--version V            only instances of this orchestration version',
+    '--id-prefix P          only instances whose id starts with P',
+    '--created-after TIME   created at or after TIME: ISO 8601, or an age (30m, 12h, 7d)',
+    '--created-before TIME  created before TIME',
+    '--limit N              rows per page (default 50, at most 500)',
+    '--after CURSOR         the page after the one that printed CURSOR',
   ],
   options: [
     { name: 'status', kind: 'value' },
     { name: 'name', kind: 'value' },
+    { name: 'version', kind: 'value' },
+    { name: 'id-prefix', kind: 'value' },
+    { name: 'created-after', kind: 'value' },
+    { name: 'created-before', kind: 'value' },
     { name: 'limit', kind: 'value' },
-    { name: 'offset', kind: 'value' },
+    { name: 'after', kind: 'value' },
   ],
   async run(context) {
-    const status = context.args.values.get('status') ?? null;
-    if (status !== null && !STATUSES.includes(status)) {
-      throw CliError.usage(`--status must be one of ${STATUSES.join(', ')}, got '${status}'`);
+    const values = context.args.values;
+    const status = values.get('status');
+    if (status !== undefined && !isInstanceStatus(status)) {
+      throw CliError.usage(
+        `--status must be one of ${INSTANCE_STATUSES.join(', ')}, got '${status}'`,
+      );
     }
-    const name = context.args.values.get('name') ?? null;
     const limit = integerOption(context.args, 'limit', 1) ?? 50;
-    const offset = integerOption(context.args, 'offset', 0) ?? 0;
+    const nowMs = Date.now();
+    const time = (option: string) => {
+      const text = values.get(option);
+      return text === undefined ? undefined : parseTimeArgument(option, text, nowMs);
+    };
+    const filter = {
+      ...(status !== undefined ? { status } : {}),
+      ...optional('orchestrationName', values.get('name')),
+      ...optional('orchestrationVersion', values.get('version')),
+      ...optional('idPrefix', values.get('id-prefix')),
+      ...optional('createdFromMs', time('created-after')),
+      ...optional('createdBeforeMs', time('created-before')),
+      limit,
+    };
     const store = await context.store();
-    const { rows } = await store.pool.query<ListedRow>(
-      `SELECT i.instance_id, i.orchestration_name, i.orchestration_version, e.status,
-              i.current_execution_id,
-              (EXTRACT(EPOCH FROM i.created_at) * 1000)::bigint AS created_ms,
-              COUNT(*) OVER () AS total
-         FROM ${store.schemaSql}.instances i
-         JOIN ${store.schemaSql}.executions e
-           ON e.instance_id = i.instance_id AND e.execution_id = i.current_execution_id
-        WHERE ($1::text IS NULL OR e.status = $1) AND ($2::text IS NULL OR i.orchestration_name = $2)
-        ORDER BY i.created_at DESC, i.instance_id
-        LIMIT $3 OFFSET $4`,
-      [status, name, limit, offset],
-    );
-    const total =
-      rows.length > 0 ? Number(rows[0]?.total) : await countMatching(context, status, name);
-    const instances = rows.map((row) => ({
-      instanceId: row.instance_id,
-      orchestrationName: row.orchestration_name,
-      orchestrationVersion: row.orchestration_version,
-      status: row.status,
-      executionId: Number(row.current_execution_id),
-      createdAt: Number(row.created_ms),
-    }));
+    // A page read stops at its bound before the page is full when few instances match; the
+    // command keeps reading until the page is full or nothing older matches.
+    const instances: ListedInstance[] = [];
+    let next: string | null = values.get('after') ?? null;
+    do {
+      const page = await store.inspector.listInstances({
+        ...filter,
+        limit: limit - instances.length,
+        ...(next !== null ? { after: next } : {}),
+      });
+      instances.push(...page.instances);
+      next = page.next;
+    } while (next !== null && instances.length < limit);
     if (context.json) {
-      context.io.stdout.write(formatJson({ total, offset, limit, instances }));
+      context.io.stdout.write(formatJson({ instances, next }));
       return;
     }
     if (instances.length === 0) {
-      context.io.stdout.write(`no instances (of ${total} matching)\n`);
+      context.io.stdout.write('no instances match\n');
       return;
     }
     context.io.stdout.write(
@@ -81,30 +88,17 @@ export const listCommand: Command = {
           row.orchestrationVersion,
           row.status,
           row.executionId,
-          formatTime(row.createdAt),
+          formatTime(row.createdAtMs),
         ]),
       ),
     );
-    const shown = offset + instances.length;
     context.io.stdout.write(
-      `showing ${offset + 1}-${shown} of ${total}${shown < total ? `; next page: --offset ${shown}` : ''}\n`,
+      `${instances.length} instance(s)${next !== null ? `; next page: --after ${next}` : ''}\n`,
     );
   },
 };
 
-async function countMatching(
-  context: Parameters<Command['run']>[0],
-  status: string | null,
-  name: string | null,
-): Promise<number> {
-  const store = await context.store();
-  const { rows } = await store.pool.query<{ total: string }>(
-    `SELECT COUNT(*) AS total
-       FROM ${store.schemaSql}.instances i
-       JOIN ${store.schemaSql}.executions e
-         ON e.instance_id = i.instance_id AND e.execution_id = i.current_execution_id
-      WHERE ($1::text IS NULL OR e.status = $1) AND ($2::text IS NULL OR i.orchestration_name = $2)`,
-    [status, name],
-  );
-  return Number(rows[0]?.total ?? 0);
+/** `{ [key]: value }`, or nothing when `value` is undefined (options are never set to undefined). */
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return value === undefined ? {} : ({ [key]: value } as { [P in K]?: V });
 }

@@ -6,7 +6,8 @@ import { schemaNames } from '../../migrations/schema-sql.js';
 import { integerOption } from '../argument-parser.js';
 import type { Command, CommandContext } from '../command.js';
 import { openPool } from '../store-connection.js';
-import { formatDuration, formatJson } from '../terminal-output.js';
+import { formatDuration } from '../../inspection/time-text.js';
+import { formatJson } from '../terminal-output.js';
 
 interface PendingFile {
   readonly track: 'duroxide' | 'duro';

@@ -4,9 +4,8 @@ import { CliError } from '../cli-error.js';
 import type { Command } from '../command.js';
 import { requireInstance } from '../instance-lookup.js';
 import { ProgressBar } from '../progress-bar.js';
+import { parseTimeArgument } from '../time-argument.js';
 import { formatFields, formatJson } from '../terminal-output.js';
-
-const UNIT_MS: Readonly<Record<string, number>> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /** `duro prune`: deletes old executions (never the current one) of some or all instances. */
 export const pruneCommand: Command = {
@@ -30,7 +29,9 @@ export const pruneCommand: Command = {
     }
     const options: PruneOptions = {
       ...(keepLast !== undefined ? { keepLast } : {}),
-      ...(before !== undefined ? { completedBefore: parseTime(before, Date.now()) } : {}),
+      ...(before !== undefined
+        ? { completedBefore: parseTimeArgument('completed-before', before, Date.now()) }
+        : {}),
     };
     const store = await context.store();
     const named = context.args.positionals;
@@ -59,19 +60,3 @@ export const pruneCommand: Command = {
     );
   },
 };
-
-/**
- * `text` as epoch milliseconds: an ISO 8601 time, or an age before `nowMs` (`30m`, `12h`, `7d`).
- * @throws {CliError} (usage) for anything else.
- */
-export function parseTime(text: string, nowMs: number): number {
-  const age = /^(\d+)([mhd])$/.exec(text);
-  if (age) return nowMs - Number(age[1]) * (UNIT_MS[age[2] ?? 'd'] ?? 0);
-  const time = /^\d{4}-\d{2}-\d{2}/.test(text) ? Date.parse(text) : Number.NaN;
-  if (Number.isNaN(time)) {
-    throw CliError.usage(
-      `--completed-before must be an ISO 8601 time or an age like 7d, got '${text}'`,
-    );
-  }
-  return time;
-}

@@ -1,7 +1,8 @@
 import type { Command } from '../command.js';
 import { requireInstance } from '../instance-lookup.js';
 import { requiredPositional } from '../required-positional.js';
-import { formatFields, formatJson, formatTime } from '../terminal-output.js';
+import { formatTime } from '../../inspection/time-text.js';
+import { formatFields, formatJson } from '../terminal-output.js';
 
 /** `duro status INSTANCE`: the instance's current execution, output or error, custom status. */
 export const statusCommand: Command = {

@@ -4,8 +4,7 @@ import { CliError } from '../cli-error.js';
 import type { Command } from '../command.js';
 import { requiredPositional } from '../required-positional.js';
 import { formatJson } from '../terminal-output.js';
-import { explainDiagnosis } from '../why/explain-diagnosis.js';
-import { readInstanceDiagnosis } from '../why/read-instance-diagnosis.js';
+import { DEFAULT_FLEET_ASSUMPTIONS, explainDiagnosis } from '../../inspection/explain-diagnosis.js';
 
 const MARK = { blocking: '!', waiting: '~', info: '-' } as const;
 
@@ -28,17 +27,21 @@ export const whyCommand: Command = {
   ],
   async run(context) {
     const instanceId = requiredPositional(context.args, 0, 'INSTANCE');
-    const replayMaxVersion = context.args.values.get('replay-max-version') ?? DUROXIDE_VERSION;
+    const replayMaxVersion =
+      context.args.values.get('replay-max-version') ?? DEFAULT_FLEET_ASSUMPTIONS.replayMaxVersion;
     if (!/^\d+\.\d+\.\d+$/.test(replayMaxVersion)) {
       throw CliError.usage(`--replay-max-version must look like 0.1.32, got '${replayMaxVersion}'`);
     }
     const fleet = {
-      maxAttempts: integerOption(context.args, 'max-attempts', 1) ?? 10,
+      maxAttempts:
+        integerOption(context.args, 'max-attempts', 1) ?? DEFAULT_FLEET_ASSUMPTIONS.maxAttempts,
       replayMaxVersion,
-      idleWorkerThresholdMs: (integerOption(context.args, 'idle-worker-after', 0) ?? 60) * 1_000,
+      idleWorkerThresholdMs:
+        (integerOption(context.args, 'idle-worker-after', 0) ??
+          DEFAULT_FLEET_ASSUMPTIONS.idleWorkerThresholdMs / 1_000) * 1_000,
     };
     const store = await context.store();
-    const diagnosis = await readInstanceDiagnosis(store, instanceId);
+    const diagnosis = await store.inspector.readInstanceDiagnosis(instanceId);
     if (diagnosis.instance === null && diagnosis.orchestratorMessages.length === 0) {
       throw CliError.notFound(instanceId);
     }

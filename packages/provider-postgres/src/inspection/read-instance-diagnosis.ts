@@ -1,5 +1,5 @@
 import { decodeWorkItem } from '@duro/core';
-import type { CliStore } from '../store-connection.js';
+import type { InspectedSchema } from './inspected-schema.js';
 
 /** A queued message of the instance, orchestrator or worker queue. */
 export interface QueuedMessage {
@@ -63,12 +63,12 @@ const asText = (value: unknown): string | null =>
  * as of now (one snapshot per query; they are read in that order).
  */
 export async function readInstanceDiagnosis(
-  store: CliStore,
+  schema: InspectedSchema,
   instanceId: string,
 ): Promise<InstanceDiagnosis> {
-  const s = store.schemaSql;
+  const s = schema.schemaSql;
   const query = async (sql: string, values: unknown[]): Promise<Row[]> =>
-    (await store.pool.query<Row>(sql, values)).rows;
+    (await schema.pool.query<Row>(sql, values)).rows;
   const [instanceRow] = await query(
     `SELECT i.orchestration_name, i.orchestration_version, i.current_execution_id, e.status,
             (EXTRACT(EPOCH FROM e.completed_at) * 1000)::bigint AS completed_ms,

@@ -1,5 +1,5 @@
-import { compareSemver, parseSemver } from '@duro/core';
-import { formatDuration, formatTime } from '../terminal-output.js';
+import { compareSemver, DUROXIDE_VERSION, parseSemver } from '@duro/core';
+import { formatDuration, formatTime } from './time-text.js';
 import type { InstanceDiagnosis, QueuedMessage } from './read-instance-diagnosis.js';
 
 /** One thing `why` found: `blocking` ones keep the instance from running now. */
@@ -17,6 +17,17 @@ export interface FleetAssumptions {
   /** How long a visible, unlocked activity may wait before `why` suspects no worker serves it, ms. */
   readonly idleWorkerThresholdMs: number;
 }
+
+/**
+ * The assumptions of `duro why` when none are given: duroxide's default `maxAttempts` (10),
+ * runtimes that replay up to this package's duroxide version, and a minute before a ready
+ * activity counts as unserved.
+ */
+export const DEFAULT_FLEET_ASSUMPTIONS: FleetAssumptions = {
+  maxAttempts: 10,
+  replayMaxVersion: DUROXIDE_VERSION,
+  idleWorkerThresholdMs: 60_000,
+};
 
 /** The verdict and the findings for one instance, as of `nowMs`. */
 export interface Explanation {
