@@ -14,7 +14,7 @@ export function registerContinueAsNewScenarios(runtime: Runtime): void {
     function* (ctx: OrchestrationContext, received: string) {
       if (received === '') {
         ctx.setCustomStatus('waiting');
-        yield* ctx.scheduleTimer(500);
+        yield* ctx.waitForEvent('Go');
       }
       const message: string = yield* ctx.dequeueEvent<string>('inbox');
       const all = received === '' ? message : `${received},${message}`;

@@ -1,7 +1,5 @@
 //! Continue-as-new: a counter, and a queue consumed across executions.
 
-use std::time::Duration;
-
 use duroxide::runtime::registry::OrchestrationRegistryBuilder;
 use duroxide::OrchestrationContext;
 
@@ -27,10 +25,11 @@ pub fn register(builder: OrchestrationRegistryBuilder, names: &mut Vec<&'static 
         "QueueAcrossContinueAsNew",
         |ctx: OrchestrationContext, received: String| async move {
             if received.is_empty() {
-                // The client enqueues all three messages during this timer, so every run records
-                // them in one order and carries the last two into the next execution.
+                // The client enqueues all three messages before it raises `Go`, so every run
+                // records them in one order and carries the last two into the next execution,
+                // however slowly the client gets to it.
                 ctx.set_custom_status("waiting");
-                ctx.schedule_timer(Duration::from_millis(500)).await;
+                ctx.schedule_wait("Go").await;
             }
             let message = from_json::<String>(&ctx.dequeue_event("inbox").await)?;
             let received = if received.is_empty() {
