@@ -1,11 +1,5 @@
 import { InMemoryProvider, type Provider } from '../src/index.js';
-import {
-  describeActivityClaimValidations,
-  describeBatchedOrchestrationQueueValidations,
-  describeBatchedWorkerQueueValidations,
-  describeProviderValidations,
-  type ProviderFactory,
-} from '../src/validation/index.js';
+import { describeProviderValidations, type ProviderFactory } from '../src/validation/index.js';
 
 function asInMemory(provider: Provider): InMemoryProvider {
   if (!(provider instanceof InMemoryProvider)) {
@@ -22,7 +16,12 @@ const factory: ProviderFactory = {
   // expect it to have lapsed after this one.
   lockTimeoutMs: 1_000,
   shortPollThresholdMs: 100,
-  supportsLongPolling: true,
+  capabilities: {
+    longPolling: true,
+    batchedWorkerQueue: true,
+    batchedOrchestrationQueue: true,
+    activityClaims: true,
+  },
   corruptInstanceHistory: async (provider, instance) => {
     asInMemory(provider).corruptInstanceHistory(instance);
   },
@@ -31,6 +30,3 @@ const factory: ProviderFactory = {
 };
 
 describeProviderValidations(factory);
-describeBatchedWorkerQueueValidations(factory);
-describeBatchedOrchestrationQueueValidations(factory);
-describeActivityClaimValidations(factory);

@@ -16,7 +16,12 @@ describeRustProviderValidations({
   // validations allow, so lock-expiry waits stay short.
   lockTimeoutMs: 1_000,
   shortPollThresholdMs: 100,
-  supportsLongPolling: true,
+  capabilities: {
+    longPolling: true,
+    batchedWorkerQueue: true,
+    batchedOrchestrationQueue: true,
+    activityClaims: true,
+  },
   corruptInstanceHistory: async (provider, instance) => {
     asInMemory(provider).corruptInstanceHistory(instance);
   },

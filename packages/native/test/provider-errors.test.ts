@@ -21,7 +21,12 @@ function factoryOf(createProvider: () => Provider): ProviderFactory {
     destroyProvider: () => Promise.resolve(),
     lockTimeoutMs: 1_000,
     shortPollThresholdMs: 100,
-    supportsLongPolling: true,
+    capabilities: {
+      longPolling: true,
+      batchedWorkerQueue: true,
+      batchedOrchestrationQueue: true,
+      activityClaims: true,
+    },
     corruptInstanceHistory: () => Promise.reject(new Error('not used')),
     getMaxAttemptCount: () => Promise.reject(new Error('not used')),
   };

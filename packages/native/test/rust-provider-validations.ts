@@ -10,9 +10,9 @@ function appliesTo(validation: RustProviderValidation, factory: ProviderFactory)
     case 'Any':
       return true;
     case 'LongPolling':
-      return factory.supportsLongPolling;
+      return factory.capabilities.longPolling;
     case 'ShortPolling':
-      return !factory.supportsLongPolling;
+      return !factory.capabilities.longPolling;
   }
 }
 

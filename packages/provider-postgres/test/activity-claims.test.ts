@@ -5,27 +5,20 @@ import {
   type OrchestrationItemAckOutcome,
   type WorkItemOf,
 } from '@duro/core';
-import { describeActivityClaimValidations } from '@duro/core/validation';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PostgresProvider } from '../src/index.js';
-import { postgresValidationFactory } from '../src/validation/index.js';
 import { wakeupChannel } from '../src/wakeup-channel.js';
 import { useTestDatabase } from './support/test-database.js';
 import { activityOf, eventOf, externalRaised, FIRST_TURN, startInstance } from './support/turns.js';
 
 // Duro migration 10: a batch ack may write the activities its turns schedule already claimed for
-// the caller's worker, which then runs them without a fetch. The shared validations hold the
-// claims to the contract; the tests below cover what is PostgreSQL's own: the rows' lock columns,
+// the caller's worker, which then runs them without a fetch. The shared validations
+// (activity_claims, registered with the provider's validation suite) hold the claims to the
+// contract; the tests below cover what is PostgreSQL's own: the rows' lock columns,
 // wake-ups, the batch that goes turn by turn, the procedure's arguments and older schemas.
-const database = useTestDatabase();
-const factory = postgresValidationFactory({
-  url: database.url,
-  newSchemaName: () => database.newSchemaName('claims'),
-});
-afterAll(() => factory.close());
 
-describeActivityClaimValidations(factory);
+const database = useTestDatabase();
 
 /**
  * Starts each instance, gives it an external event, claims all their turns in one batch, and

@@ -1,8 +1,6 @@
 import type { FetchedOrchestrationItem, OrchestrationItemAck, Provider } from '@duro/core';
-import { describeBatchedOrchestrationQueueValidations } from '@duro/core/validation';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
-import { postgresValidationFactory } from '../src/validation/index.js';
+import { describe, expect, it } from 'vitest';
 import { useTestDatabase } from './support/test-database.js';
 import { eventOf, externalRaised, FIRST_TURN, startInstance } from './support/turns.js';
 
@@ -10,14 +8,8 @@ import { eventOf, externalRaised, FIRST_TURN, startInstance } from './support/tu
 // shared validations hold each turn of a batch to what a single fetch and ack promise; the tests
 // below cover what is PostgreSQL's own: encoding, the procedures' arguments, the history cache,
 // the window of candidates a claim reads (duro migration 4) and schemas without duro migration 3.
-const database = useTestDatabase();
-const factory = postgresValidationFactory({
-  url: database.url,
-  newSchemaName: () => database.newSchemaName('turns'),
-});
-afterAll(() => factory.close());
 
-describeBatchedOrchestrationQueueValidations(factory);
+const database = useTestDatabase();
 
 /** Starts `instances` and gives each a pending external event, so each has a turn to claim. */
 async function instancesWithTurns(provider: Provider, instances: readonly string[]): Promise<void> {

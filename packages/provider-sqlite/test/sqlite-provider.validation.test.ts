@@ -1,8 +1,4 @@
-import {
-  describeBatchedOrchestrationQueueValidations,
-  describeBatchedWorkerQueueValidations,
-  describeProviderValidations,
-} from '@duro/core/validation';
+import { describeProviderValidations } from '@duro/core/validation';
 import { sqliteValidationFactory } from '@duro/provider-sqlite/validation';
 import { useTempDirectory } from './support/temp-directory.js';
 
@@ -13,5 +9,3 @@ const factory = sqliteValidationFactory({
 });
 
 describeProviderValidations(factory);
-describeBatchedWorkerQueueValidations(factory);
-describeBatchedOrchestrationQueueValidations(factory);

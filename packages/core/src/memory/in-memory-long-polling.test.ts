@@ -6,7 +6,7 @@ import {
   eventWithId,
   expectPresent,
   startItem,
-} from '../validation/fixtures.js';
+} from '../validation/support/fixtures.js';
 import { InMemoryProvider } from './in-memory-provider.js';
 
 // Each fetch below may wait ten minutes, far beyond the test timeout: it can only finish in time

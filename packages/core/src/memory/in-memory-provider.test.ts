@@ -11,7 +11,7 @@ import {
   expectPresent,
   startItem,
   testOrchStarted,
-} from '../validation/fixtures.js';
+} from '../validation/support/fixtures.js';
 import { InMemoryProvider } from './in-memory-provider.js';
 
 /** A clock that only moves when told to. */

@@ -1,4 +1,4 @@
-import { ProviderError } from '../provider/provider-error.js';
+import { ProviderError } from './provider-error.js';
 
 /**
  * Checks a duration argument.

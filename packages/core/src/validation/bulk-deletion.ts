@@ -1,8 +1,12 @@
 import { expect } from 'vitest';
 import type { ProviderAdmin } from '../provider/provider-admin.js';
-import { createInstance, sleep } from './fixtures.js';
-import { createCompletedInstance } from './instance-builders.js';
-import { adminOf, expectInstanceExists, expectInstanceGone } from './provider-expectations.js';
+import { createInstance, sleep } from './support/fixtures.js';
+import { createCompletedInstance } from './support/instance-builders.js';
+import {
+  adminOf,
+  expectInstanceExists,
+  expectInstanceGone,
+} from './support/provider-expectations.js';
 import { defineValidationGroup } from './validation-group.js';
 
 /** How many instances one `deleteInstanceBulk` call with `limit` removed. */

@@ -8,7 +8,7 @@ import type {
 } from '../provider/orchestration-item.js';
 import type { Provider } from '../provider/provider.js';
 import type { WorkItemOf } from '../model/work-item.js';
-import { assertFetchedActivity } from './fetched-activity.js';
+import { assertFetchedActivity } from './support/fetched-activity.js';
 import {
   activityCompleted,
   activityExecute,
@@ -16,7 +16,7 @@ import {
   expectProviderError,
   startItem,
   testOrchStarted,
-} from './fixtures.js';
+} from './support/fixtures.js';
 import { defineValidationGroup } from './validation-group.js';
 
 const LOCK_MS = 30_000;

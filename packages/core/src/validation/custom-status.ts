@@ -1,8 +1,8 @@
 import { expect } from 'vitest';
 import type { Provider } from '../provider/provider.js';
-import { createInstance } from './fixtures.js';
-import { customStatusEvent } from './history-events.js';
-import { pokeItem, runTurn } from './orchestration-turn.js';
+import { createInstance } from './support/fixtures.js';
+import { customStatusEvent } from './support/history-events.js';
+import { pokeItem, runPokedTurn } from './support/test-turns.js';
 import { defineValidationGroup } from './validation-group.js';
 
 /** One turn of execution 1 whose history delta updates the custom status (`null` clears it). */
@@ -12,7 +12,7 @@ async function updateCustomStatus(
   eventId: number,
   status: string | null,
 ): Promise<void> {
-  await runTurn(provider, pokeItem(instance), {
+  await runPokedTurn(provider, pokeItem(instance), {
     historyDelta: [customStatusEvent(eventId, instance, 1, status)],
   });
 }
@@ -51,7 +51,7 @@ export const customStatus = defineValidationGroup('custom_status', {
     const provider = await newProvider();
     await createInstance(provider, 'cs-noop');
     await updateCustomStatus(provider, 'cs-noop', 100, 'keep-me');
-    await runTurn(provider, pokeItem('cs-noop'));
+    await runPokedTurn(provider, pokeItem('cs-noop'));
 
     const result = await provider.getCustomStatus('cs-noop', 0);
     expect(result).not.toBeNull();

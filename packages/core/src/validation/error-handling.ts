@@ -9,7 +9,7 @@ import {
   sleep,
   startItem,
   testOrchStarted,
-} from './fixtures.js';
+} from './support/fixtures.js';
 import { defineValidationGroup } from './validation-group.js';
 
 // Port of duroxide 0.1.32 `src/provider_validation/error_handling.rs`.

@@ -1,6 +1,8 @@
 /**
  * `@duro/core/validation`: duroxide's provider validation suite, ported module for module and
- * test for test. A provider package runs all of it with one call:
+ * test for test, with duro's own groups for what a provider offers beyond duroxide's contract. A
+ * provider package declares its capabilities once and runs everything that applies with one
+ * call:
  *
  * ```ts
  * import { describeProviderValidations } from '@duro/core/validation';
@@ -11,7 +13,12 @@
  *   destroyProvider: (provider) => (provider as MyProvider).close(),
  *   lockTimeoutMs: 5_000,
  *   shortPollThresholdMs: 100,
- *   supportsLongPolling: false,
+ *   capabilities: {
+ *     longPolling: false,
+ *     batchedWorkerQueue: false,
+ *     batchedOrchestrationQueue: false,
+ *     activityClaims: false,
+ *   },
  *   corruptInstanceHistory: (provider, instance) => corruptRows(provider, instance),
  *   getMaxAttemptCount: (provider, instance) => maxAttempts(provider, instance),
  * });
@@ -25,13 +32,16 @@ import { describe, it } from 'vitest';
 import { atomicity } from './atomicity.js';
 import { bulkDeletion } from './bulk-deletion.js';
 import { cancellation } from './cancellation.js';
-import { capabilityFiltering } from './capability-filtering.js';
+import { activityClaims } from './duro-extensions/activity-claims.js';
+import { batchedOrchestrationQueue } from './duro-extensions/batched-orchestration-queue.js';
+import { batchedWorkerQueue } from './duro-extensions/batched-worker-queue.js';
+import { capabilityFiltering } from './capability-filtering/capability-filtering.js';
 import { customStatus } from './custom-status.js';
-import { deletion } from './deletion.js';
+import { deletion } from './deletion/deletion.js';
 import { errorHandling } from './error-handling.js';
 import { instanceCreation } from './instance-creation.js';
 import { instanceLocking } from './instance-locking.js';
-import { kvStore } from './kv-store.js';
+import { kvStore } from './kv-store/kv-store.js';
 import { lockExpiration } from './lock-expiration.js';
 import { longPolling } from './long-polling.js';
 import { management } from './management.js';
@@ -40,8 +50,8 @@ import { poisonMessage } from './poison-message.js';
 import type { ProviderFactory } from './provider-factory.js';
 import { prune } from './prune.js';
 import { queueSemantics } from './queue-semantics.js';
-import { raceReplay } from './race-replay.js';
-import { sessions } from './sessions.js';
+import { raceReplay } from './race-replay/race-replay.js';
+import { sessions } from './sessions/sessions.js';
 import { tagFiltering } from './tag-filtering.js';
 import {
   runValidation,
@@ -50,7 +60,11 @@ import {
   type ValidationGroup,
 } from './validation-group.js';
 
-export type { ProviderFactory } from './provider-factory.js';
+export { activityClaims } from './duro-extensions/activity-claims.js';
+export { batchedOrchestrationQueue } from './duro-extensions/batched-orchestration-queue.js';
+export { batchedWorkerQueue } from './duro-extensions/batched-worker-queue.js';
+export type { ProviderCapabilities, ProviderFactory } from './provider-factory.js';
+export { describeRuntimeScenarios, type RuntimeScenarioProviders } from './runtime/index.js';
 export {
   defineValidationGroup,
   runValidation,
@@ -62,7 +76,10 @@ export {
   type ValidationRun,
 } from './validation-group.js';
 
-/** Every group, in the order of duroxide's `provider_validation/mod.rs`. */
+/**
+ * Every group: duroxide's, in the order of its `provider_validation/mod.rs`, then duro's own,
+ * each of which applies only to a provider with the capability it `requires`.
+ */
 export const providerValidationGroups: readonly ValidationGroup[] = Object.freeze([
   atomicity,
   bulkDeletion,
@@ -84,6 +101,9 @@ export const providerValidationGroups: readonly ValidationGroup[] = Object.freez
   raceReplay,
   sessions,
   tagFiltering,
+  batchedWorkerQueue,
+  batchedOrchestrationQueue,
+  activityClaims,
 ]);
 
 /** Options of {@link describeProviderValidations}. */
@@ -118,10 +138,11 @@ function checkSkipKeys(skip: Readonly<Record<string, string>>): void {
 }
 
 /**
- * Registers every validation group in vitest: describe(factory name) → describe(group.name) →
- * it(validation name). Validations whose `appliesTo` rejects the factory are not registered
- * (duroxide's runners leave them out by hand). Prints how many validations were registered and
- * each skipped one with its reason.
+ * Registers every validation group that applies to the factory's provider in vitest:
+ * describe(factory name) → describe(group.name) → it(validation name). A group of duro's that
+ * `requires` a capability the factory does not declare is left out, and so is a validation whose
+ * `appliesTo` rejects the factory (duroxide's runners leave those out by hand). Prints how many
+ * validations were registered, the groups left out and each skipped validation with its reason.
  * @throws {TypeError} when `options.skip` names a validation that does not exist.
  */
 export function describeProviderValidations(
@@ -131,7 +152,9 @@ export function describeProviderValidations(
   const skip = options.skip ?? {};
   checkSkipKeys(skip);
   const timeoutMs = validationTimeoutMs(factory);
-  const plan = providerValidationGroups.map((group) => ({
+  const applies = (group: ValidationGroup): boolean =>
+    group.requires === null || factory.capabilities[group.requires];
+  const plan = providerValidationGroups.filter(applies).map((group) => ({
     group,
     entries: Object.entries<Validation>(group.validations)
       .filter(([, validation]) => validationAppliesTo(validation, factory))
@@ -149,6 +172,9 @@ export function describeProviderValidations(
     `${factory.name}: ${entries.length - skipped.length} provider validations registered, ` +
       `${skipped.length} skipped`,
   );
+  for (const group of providerValidationGroups.filter((group) => !applies(group))) {
+    console.info(`  left out ${group.name}: the provider does not declare ${group.requires}`);
+  }
   for (const entry of skipped) console.info(`  skipped ${entry.key}: ${entry.skipReason}`);
 
   describe(`provider validations: ${factory.name}`, () => {
@@ -165,13 +191,3 @@ export function describeProviderValidations(
     }
   });
 }
-export { describeRuntimeScenarios, type RuntimeScenarioProviders } from './runtime/index.js';
-export {
-  batchedWorkerQueue,
-  describeBatchedWorkerQueueValidations,
-} from './batched-worker-queue.js';
-export {
-  batchedOrchestrationQueue,
-  describeBatchedOrchestrationQueueValidations,
-} from './batched-orchestration-queue.js';
-export { activityClaims, describeActivityClaimValidations } from './activity-claims.js';

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { EventKind } from '../model/event.js';
-import { eventWithId, expectPresent, fetchOrchestration, startItem } from './fixtures.js';
+import { eventWithId, expectPresent, fetchOrchestration, startItem } from './support/fixtures.js';
 import { defineValidationGroup } from './validation-group.js';
 
 // Port of duroxide 0.1.32 `src/provider_validation/instance_creation.rs`.

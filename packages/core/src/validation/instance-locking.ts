@@ -9,7 +9,7 @@ import {
   fetchOrchestration,
   sleep,
   startItem,
-} from './fixtures.js';
+} from './support/fixtures.js';
 import { defineValidationGroup } from './validation-group.js';
 
 // Port of duroxide 0.1.32 `src/provider_validation/instance_locking.rs`. Rust's spawned tasks

@@ -5,18 +5,18 @@ import { type ValidationRun, defineValidationGroup } from './validation-group.js
 
 // Port of duroxide 0.1.32 `src/provider_validation/long_polling.rs`. duroxide's runners call the
 // short-poll or the long-poll cases by hand, as their provider polls; here the factory's
-// `supportsLongPolling` selects them.
+// `capabilities.longPolling` selects them.
 
 const LOCK_TIMEOUT_MS = 30_000;
 const POLL_TIMEOUT_MS = 500;
 
 const whenShortPolling = (run: ValidationRun) => ({
   run,
-  appliesTo: (factory: ProviderFactory) => !factory.supportsLongPolling,
+  appliesTo: (factory: ProviderFactory) => !factory.capabilities.longPolling,
 });
 const whenLongPolling = (run: ValidationRun) => ({
   run,
-  appliesTo: (factory: ProviderFactory) => factory.supportsLongPolling,
+  appliesTo: (factory: ProviderFactory) => factory.capabilities.longPolling,
 });
 
 /** Milliseconds `operation` took, and its result. */

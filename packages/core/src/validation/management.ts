@@ -2,10 +2,10 @@ import { expect } from 'vitest';
 import type { Event } from '../model/event.js';
 import type { Provider } from '../provider/provider.js';
 import type { SystemStats } from '../provider/system-stats.js';
-import { createInstance, eventWithId, expectPresent, startItem } from './fixtures.js';
-import { completedEvent, kvSetEvent, startedEvent } from './history-events.js';
-import { TEST_ORCH_METADATA, pokeItem, runTurn } from './orchestration-turn.js';
-import { adminOf } from './provider-expectations.js';
+import { createInstance, eventWithId, expectPresent, startItem } from './support/fixtures.js';
+import { completedEvent, kvSetEvent, startedEvent } from './support/history-events.js';
+import { TEST_ORCH_METADATA, pokeItem, runPokedTurn } from './support/test-turns.js';
+import { adminOf } from './support/provider-expectations.js';
 import { defineValidationGroup } from './validation-group.js';
 
 /** The size figures of an instance that must exist. */
@@ -46,7 +46,7 @@ export const management = defineValidationGroup('management', {
   list_instances_by_status: async ({ newProvider }) => {
     const provider = await newProvider();
     const admin = adminOf(provider);
-    await runTurn(provider, startItem('mgmt-completed'), {
+    await runPokedTurn(provider, startItem('mgmt-completed'), {
       historyDelta: [startedEvent('mgmt-completed', 1)],
       metadata: { ...TEST_ORCH_METADATA, status: 'Completed', output: 'done' },
     });
@@ -58,7 +58,7 @@ export const management = defineValidationGroup('management', {
   list_executions: async ({ newProvider }) => {
     const provider = await newProvider();
     const admin = adminOf(provider);
-    await runTurn(provider, startItem('mgmt-multi-exec'), {
+    await runPokedTurn(provider, startItem('mgmt-multi-exec'), {
       historyDelta: [startedEvent('mgmt-multi-exec', 1)],
     });
 
@@ -68,7 +68,7 @@ export const management = defineValidationGroup('management', {
   get_instance_info: async ({ newProvider }) => {
     const provider = await newProvider();
     const admin = adminOf(provider);
-    await runTurn(provider, startItem('mgmt-info'), {
+    await runPokedTurn(provider, startItem('mgmt-info'), {
       historyDelta: [
         startedEvent('mgmt-info', 1, { name: 'InfoOrch', version: '2.0.0', input: 'test' }),
       ],
@@ -86,7 +86,7 @@ export const management = defineValidationGroup('management', {
     const provider = await newProvider();
     const admin = adminOf(provider);
     // No name or version in the metadata: the execution row exists before any instance row.
-    await runTurn(provider, startItem('mgmt-exec-info'), {
+    await runPokedTurn(provider, startItem('mgmt-exec-info'), {
       historyDelta: [startedEvent('mgmt-exec-info', 1)],
       metadata: { status: 'Completed', output: 'result' },
     });
@@ -101,7 +101,7 @@ export const management = defineValidationGroup('management', {
     const provider = await newProvider();
     const admin = adminOf(provider);
     const baselineInstances = (await admin.getSystemMetrics()).totalInstances;
-    await runTurn(provider, startItem('mgmt-metrics'), {
+    await runPokedTurn(provider, startItem('mgmt-metrics'), {
       historyDelta: [startedEvent('mgmt-metrics', 1)],
       metadata: TEST_ORCH_METADATA,
     });
@@ -149,7 +149,7 @@ export const management = defineValidationGroup('management', {
     const provider = await newProvider();
     await createInstance(provider, 'stats-kv');
     // The completion merges the execution's key-value delta into the committed store.
-    await runTurn(provider, pokeItem('stats-kv'), {
+    await runPokedTurn(provider, pokeItem('stats-kv'), {
       historyDelta: [
         kvSetEvent(100, 'stats-kv', 1, { key: 'k1', value: 'aaa' }),
         kvSetEvent(101, 'stats-kv', 1, { key: 'k2', value: 'bbbbb' }),
@@ -165,7 +165,7 @@ export const management = defineValidationGroup('management', {
 
   get_instance_stats_carry_forward: async ({ newProvider }) => {
     const provider = await newProvider();
-    await runTurn(provider, startItem('cf-stats'), {
+    await runPokedTurn(provider, startItem('cf-stats'), {
       historyDelta: [
         startedEvent('cf-stats', 1, {
           carryForwardEvents: [
@@ -189,7 +189,7 @@ export const management = defineValidationGroup('management', {
     const provider = await newProvider();
     await createInstance(provider, 'kv-delta-stats');
     // No status in the metadata: the instance keeps running and its values stay in the delta.
-    await runTurn(provider, pokeItem('kv-delta-stats'), {
+    await runPokedTurn(provider, pokeItem('kv-delta-stats'), {
       historyDelta: [
         kvSetEvent(100, 'kv-delta-stats', 1, { key: 'dk1', value: 'xxx' }),
         kvSetEvent(101, 'kv-delta-stats', 1, { key: 'dk2', value: 'yyyyyy' }),
@@ -206,7 +206,7 @@ export const management = defineValidationGroup('management', {
   get_instance_stats_kv_merged: async ({ newProvider }) => {
     const provider = await newProvider();
     await createInstance(provider, 'kv-merged-stats');
-    await runTurn(provider, pokeItem('kv-merged-stats', 'poke1'), {
+    await runPokedTurn(provider, pokeItem('kv-merged-stats', 'poke1'), {
       historyDelta: [
         kvSetEvent(100, 'kv-merged-stats', 1, { key: 'mk1', value: 'aaa' }),
         kvSetEvent(101, 'kv-merged-stats', 1, { key: 'mk2', value: 'bb' }),
@@ -221,7 +221,7 @@ export const management = defineValidationGroup('management', {
     expect(deltaPhase.kvUserKeyCount, 'delta phase: 2 keys').toBe(2);
     expect(deltaPhase.kvTotalValueBytes, 'delta phase: 3 + 2 = 5 bytes').toBe(5);
 
-    await runTurn(provider, pokeItem('kv-merged-stats', 'poke2'), {
+    await runPokedTurn(provider, pokeItem('kv-merged-stats', 'poke2'), {
       historyDelta: [
         kvSetEvent(200, 'kv-merged-stats', 1, { key: 'mk1', value: 'zzzzz', lastUpdatedAtMs: 1 }),
         completedEvent(201, 'kv-merged-stats', 1, 'done'),

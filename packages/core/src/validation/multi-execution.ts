@@ -8,7 +8,7 @@ import {
   fetchOrchestration,
   startItem,
   testOrchStarted,
-} from './fixtures.js';
+} from './support/fixtures.js';
 import { defineValidationGroup } from './validation-group.js';
 
 // Port of duroxide 0.1.32 `src/provider_validation/multi_execution.rs`.

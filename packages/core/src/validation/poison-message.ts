@@ -3,7 +3,13 @@ import type { WorkItem } from '../model/work-item.js';
 import { TagFilter } from '../provider/fetch-filters.js';
 import type { FetchedOrchestrationItem, FetchedWorkItem } from '../provider/orchestration-item.js';
 import type { Provider } from '../provider/provider.js';
-import { activityCompleted, activityExecute, eventWithId, sleep, startItem } from './fixtures.js';
+import {
+  activityCompleted,
+  activityExecute,
+  eventWithId,
+  sleep,
+  startItem,
+} from './support/fixtures.js';
 import { defineValidationGroup } from './validation-group.js';
 
 async function fetchTurn(

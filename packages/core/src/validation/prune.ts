@@ -1,8 +1,8 @@
 import { expect } from 'vitest';
 import type { Provider } from '../provider/provider.js';
-import { expectProviderError } from './fixtures.js';
-import { createExecutionChain } from './instance-builders.js';
-import { adminOf } from './provider-expectations.js';
+import { expectProviderError } from './support/fixtures.js';
+import { createExecutionChain } from './support/instance-builders.js';
+import { adminOf } from './support/provider-expectations.js';
 import { defineValidationGroup } from './validation-group.js';
 
 /** A `TestOrch` chain of `count` executions whose last one completed. */

@@ -3,8 +3,8 @@ import type { FetchedWorkItem } from '../provider/orchestration-item.js';
 import type { Provider } from '../provider/provider.js';
 import { TagFilter } from '../provider/fetch-filters.js';
 import type { WorkItemOf } from '../model/work-item.js';
-import { assertFetchedActivity } from './fetched-activity.js';
-import { activityExecute, eventWithId, startItem, testOrchStarted } from './fixtures.js';
+import { assertFetchedActivity } from './support/fetched-activity.js';
+import { activityExecute, eventWithId, startItem, testOrchStarted } from './support/fixtures.js';
 import { defineValidationGroup } from './validation-group.js';
 
 /** Activity `id` of execution 1, named `Activity{id}`, with `tag` (`null`: untagged). */

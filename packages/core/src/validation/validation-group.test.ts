@@ -22,7 +22,12 @@ function recordingFactory(failDestroy = false) {
     },
     lockTimeoutMs: 1_000,
     shortPollThresholdMs: 100,
-    supportsLongPolling: false,
+    capabilities: {
+      longPolling: false,
+      batchedWorkerQueue: false,
+      batchedOrchestrationQueue: false,
+      activityClaims: false,
+    },
     corruptInstanceHistory: async () => undefined,
     getMaxAttemptCount: async () => 0,
   };
@@ -72,10 +77,15 @@ describe('declaring validations', () => {
     const { factory } = recordingFactory();
     const longPollOnly = {
       run: async () => undefined,
-      appliesTo: (f: ProviderFactory) => f.supportsLongPolling,
+      appliesTo: (f: ProviderFactory) => f.capabilities.longPolling,
     };
     expect(validationAppliesTo(longPollOnly, factory)).toBe(false);
-    expect(validationAppliesTo(longPollOnly, { ...factory, supportsLongPolling: true })).toBe(true);
+    expect(
+      validationAppliesTo(longPollOnly, {
+        ...factory,
+        capabilities: { ...factory.capabilities, longPolling: true },
+      }),
+    ).toBe(true);
   });
 
   it('refuses to skip a validation that does not exist', () => {

@@ -1,6 +1,5 @@
-import { describe, it } from 'vitest';
 import type { Provider } from '../provider/provider.js';
-import type { ProviderFactory } from './provider-factory.js';
+import type { ProviderCapabilities, ProviderFactory } from './provider-factory.js';
 
 /** What one validation receives. */
 export interface ValidationContext {
@@ -17,12 +16,17 @@ export type Validation =
   | ValidationRun
   | { readonly run: ValidationRun; readonly appliesTo: (f: ProviderFactory) => boolean };
 
-/** The validations ported from one duroxide `provider_validation` module. */
+/**
+ * The validations ported from one duroxide `provider_validation` module, or one group of duro's
+ * own for a capability beyond duroxide's contract.
+ */
 export interface ValidationGroup {
-  /** The Rust module name, e.g. "instance_locking". */
+  /** The Rust module name, e.g. "instance_locking" (duro's groups are named alike). */
   readonly name: string;
   /** Keys are the Rust function names minus a leading `test_`, in the Rust file's order. */
   readonly validations: Readonly<Record<string, Validation>>;
+  /** The capability a provider needs for the group to apply; none for duroxide's groups. */
+  readonly requires: keyof ProviderCapabilities | null;
 }
 
 const RUST_NAME = /^[a-z][a-z0-9_]*$/;
@@ -35,6 +39,7 @@ const RUST_NAME = /^[a-z][a-z0-9_]*$/;
 export function defineValidationGroup(
   name: string,
   validations: Record<string, Validation>,
+  requires: keyof ProviderCapabilities | null = null,
 ): ValidationGroup {
   if (!RUST_NAME.test(name)) {
     throw new TypeError(`validation group name must be a Rust module name, got "${name}"`);
@@ -46,7 +51,7 @@ export function defineValidationGroup(
       );
     }
   }
-  return Object.freeze({ name, validations: Object.freeze({ ...validations }) });
+  return Object.freeze({ name, validations: Object.freeze({ ...validations }), requires });
 }
 
 /** The body of a validation, whether or not it is conditional. */
@@ -96,21 +101,4 @@ export async function runValidation(
   }
   if (failed) throw failure;
   if (cleanupErrors.length > 0) throw cleanupErrors[0];
-}
-
-/**
- * Registers every validation of `group` in vitest under `title`, each with a minute to run: the
- * runner for the groups of duro's optional provider methods, which `describeProviderValidations`
- * leaves out.
- */
-export function describeValidationGroup(
-  title: string,
-  group: ValidationGroup,
-  factory: ProviderFactory,
-): void {
-  describe(`${title}: ${factory.name}`, () => {
-    for (const [name, validation] of Object.entries(group.validations)) {
-      it(name, () => runValidation(factory, validation), 60_000);
-    }
-  });
 }

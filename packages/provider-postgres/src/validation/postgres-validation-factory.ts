@@ -77,7 +77,12 @@ export function postgresValidationFactory(
     lockTimeoutMs: options.lockTimeoutMs ?? 5_000,
     // duroxide-pg's factory allows 500 ms; a local server answers an empty fetch in a few ms.
     shortPollThresholdMs: 500,
-    supportsLongPolling: true,
+    capabilities: {
+      longPolling: true,
+      batchedWorkerQueue: true,
+      batchedOrchestrationQueue: true,
+      activityClaims: true,
+    },
     async corruptInstanceHistory(provider, instance) {
       // Valid JSON (the fetch procedure casts each row to jsonb) that is not a duroxide event.
       await query(

@@ -68,7 +68,12 @@ export function sqliteValidationFactory(options: SqliteValidationFactoryOptions)
     },
     lockTimeoutMs: options.lockTimeoutMs ?? 5_000,
     shortPollThresholdMs: 100,
-    supportsLongPolling: true,
+    capabilities: {
+      longPolling: true,
+      batchedWorkerQueue: true,
+      batchedOrchestrationQueue: true,
+      activityClaims: false,
+    },
     async corruptInstanceHistory(provider, instance) {
       withFile(provider, (db) =>
         db

@@ -45,7 +45,7 @@ type Finished =
   { readonly ok: true; readonly result: string } | { readonly ok: false; readonly error: string };
 
 /** One fetched `ActivityExecute`, the place it runs in and its span. @internal */
-export interface FetchedActivity {
+export interface ActivityRun {
   readonly item: WorkItemOf<'ActivityExecute'>;
   readonly lockToken: string;
   readonly attemptCount: number;
@@ -68,7 +68,7 @@ export interface FetchedActivity {
  * acknowledgement; a body that ignores cancellation keeps it longer, since it still runs.
  * @internal
  */
-export async function runActivity(deps: ActivityDependencies, run: FetchedActivity): Promise<void> {
+export async function runActivity(deps: ActivityDependencies, run: ActivityRun): Promise<void> {
   const { options, logger } = deps;
   const { item, lockToken, attemptCount, span } = run;
   const outcome = (value: string): void => {
@@ -209,7 +209,7 @@ async function invokeUserActivity(
 
 async function activityContext(
   deps: ActivityDependencies,
-  { item, attemptCount, workerId }: FetchedActivity,
+  { item, attemptCount, workerId }: ActivityRun,
   controller: AbortController,
 ): Promise<ActivityContext> {
   const identity = await deps.identities.of(item.instance, item.executionId);

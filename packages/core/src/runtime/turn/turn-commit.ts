@@ -24,11 +24,8 @@ export interface TurnDependencies {
    * Commits a turn in place of `provider.ackOrchestrationItem`, with the same outcome: how a
    * dispatcher slot that fetched several turns commits them together.
    */
-  readonly acknowledgeTurn?: (lockToken: string, commit: TurnCommit) => Promise<void>;
+  readonly acknowledgeTurn?: (lockToken: string, commit: OrchestrationTurnCommit) => Promise<void>;
 }
-
-/** One commit of a turn. @internal */
-export type TurnCommit = OrchestrationTurnCommit;
 
 /**
  * The execution metadata a delta implies, as duroxide's `compute_execution_metadata`: the
@@ -76,7 +73,7 @@ export function metadataFromDelta(delta: readonly Event[]): ExecutionMetadata {
 export async function ackTurn(
   deps: TurnDependencies,
   lockToken: string,
-  commit: TurnCommit,
+  commit: OrchestrationTurnCommit,
 ): Promise<ProviderError | null> {
   const failure = await callWithRetries('ack_orchestration_item', () =>
     deps.acknowledgeTurn !== undefined
