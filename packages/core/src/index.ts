@@ -125,7 +125,7 @@ export {
   OrchestrationState,
   type OrchestrationInfo,
 } from './runtime/replay/orchestration-state.js';
-export { childInstanceId } from './runtime/replay/sub-orchestration-id.js';
+export { childInstanceId } from './model/sub-orchestration-id.js';
 export type { OrchestrationFunction } from './runtime/replay/replay-engine.js';
 export type {
   ActivityTask,

@@ -2,6 +2,7 @@
 import { readdir } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { layerViolations, WORKSPACE_LAYERS } from './folder-layers.js';
 import { importCycles, readImportGraph } from './import-graph.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -26,14 +27,25 @@ async function sourceFolders(): Promise<string[]> {
   return folders.sort();
 }
 
-let failed = false;
+let cyclesFound = false;
+let layersBroken = false;
 for (const folder of await sourceFolders()) {
-  for (const cycle of importCycles(await readImportGraph(folder))) {
-    failed = true;
-    console.error(`import cycle in ${relative(repoRoot, folder)}: ${cycle.join(' <-> ')}`);
+  const graph = await readImportGraph(folder);
+  const name = relative(repoRoot, folder);
+  for (const cycle of importCycles(graph)) {
+    cyclesFound = true;
+    console.error(`import cycle in ${name}: ${cycle.join(' <-> ')}`);
+  }
+  const layers = WORKSPACE_LAYERS[name];
+  for (const violation of layers === undefined ? [] : layerViolations(graph, layers)) {
+    layersBroken = true;
+    console.error(`import against the layers of ${name}: ${violation}`);
   }
 }
-if (failed) {
+if (cyclesFound) {
   console.error('Break each cycle: declare what the modules share in a leaf module both import.');
-  process.exitCode = 1;
 }
+if (layersBroken) {
+  console.error('Each folder imports only the folders its layer lists (tools/import-cycles).');
+}
+if (cyclesFound || layersBroken) process.exitCode = 1;

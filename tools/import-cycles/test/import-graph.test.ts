@@ -2,7 +2,7 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { importCycles, readImportGraph } from '../src/index.js';
+import { importCycles, layerViolations, readImportGraph } from '../src/index.js';
 
 const folders: string[] = [];
 afterEach(async () => {
@@ -44,5 +44,22 @@ describe('import cycles', () => {
     expect(importCycles(graph)).toEqual([]);
     expect(graph.get('top.ts')).toEqual(['leaf.ts']);
     expect(graph.has('leaf.test.ts')).toBe(false);
+  });
+});
+
+describe('folder layers', () => {
+  it('name each import into a folder the importing folder may not use, and allow the rest', async () => {
+    const folder = await tree({
+      'index.ts': "export * from './client/client.js';\nexport * from './runtime/runtime.js';\n",
+      'model/value.ts': 'export const value = 1;\n',
+      'client/client.ts':
+        "import { run } from '../runtime/runtime.js';\nexport const client = run;\n",
+      'runtime/runtime.ts':
+        "import { value } from '../model/value.js';\nexport const run = value;\n",
+    });
+    const layers = { model: [], client: ['model'], runtime: ['model', 'client'] };
+    expect(layerViolations(await readImportGraph(folder), layers)).toEqual([
+      'client/client.ts -> runtime/runtime.ts',
+    ]);
   });
 });

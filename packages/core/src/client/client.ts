@@ -2,9 +2,8 @@ import { errorDisplayMessage, type ErrorDetails } from '../model/error-details.j
 import type { WorkItem } from '../model/work-item.js';
 import type { Provider } from '../provider/provider.js';
 import type { SystemStats } from '../provider/system-stats.js';
-import { encodePayload } from '../runtime/replay/task-arguments.js';
-import { usesReservedRootMarker } from '../runtime/replay/action.js';
-import { parsePayload } from '../runtime/replay/task-node.js';
+import { encodePayload, parsePayload } from '../model/payload.js';
+import { usesReservedRootMarker } from '../model/sub-orchestration-id.js';
 import { ClientError, providerCall } from './client-error.js';
 import { ManagementClient } from './management-client.js';
 import { pollUntil, type PollSchedule } from './poll-until.js';

@@ -12,7 +12,7 @@ import type {
 import type { Provider } from '../provider/provider.js';
 import type { ProviderAdmin } from '../provider/provider-admin.js';
 import { ProviderError } from '../provider/provider-error.js';
-import { parsePayload } from '../runtime/replay/task-node.js';
+import { parsePayload } from '../model/payload.js';
 import { ClientError, providerCall } from './client-error.js';
 import { historyEvent, type HistoryEvent } from './history-event.js';
 

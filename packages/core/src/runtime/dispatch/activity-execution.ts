@@ -7,7 +7,7 @@ import { ActivityContext } from '../activity-context.js';
 import { errorText } from '../error-text.js';
 import type { Logger } from '../logger.js';
 import type { ActivityRegistry } from '../registry.js';
-import { parsePayload } from '../replay/task-node.js';
+import { parsePayload } from '../../model/payload.js';
 import { SPAN_ATTRIBUTES } from '../runtime-tracing.js';
 import type { RuntimeMetrics } from '../runtime-metrics.js';
 import type { RuntimeTracing } from '../runtime-tracing.js';

@@ -1,5 +1,5 @@
 import type { EventKind } from '../../model/event.js';
-import { SUB_ORCH_AUTO_PREFIX } from './sub-orchestration-id.js';
+import { SUB_ORCH_AUTO_PREFIX } from '../../model/sub-orchestration-id.js';
 
 /**
  * A decision an orchestration turn makes, as duroxide's `Action`. Schedule actions carry the id
@@ -56,11 +56,6 @@ export function autoSubOrchestrationSuffix(executionId: number, eventId: number)
   return executionId === 1
     ? `${SUB_ORCH_AUTO_PREFIX}${eventId}`
     : `${SUB_ORCH_AUTO_PREFIX}${executionId}_${eventId}`;
-}
-
-/** Whether a root instance id uses the marker reserved for generated child ids. */
-export function usesReservedRootMarker(instance: string): boolean {
-  return instance.startsWith(SUB_ORCH_AUTO_PREFIX) || instance.includes('::sub::');
 }
 
 /** The action with its scheduling event id set, and a generated child id filled in. */

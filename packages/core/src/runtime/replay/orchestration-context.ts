@@ -8,13 +8,8 @@ import type {
   ScheduledTask,
 } from './scheduled-task.js';
 import { scheduledTask, typedTask } from './scheduled-task.js';
-import {
-  activityTask,
-  encodePayload,
-  requireDuration,
-  requireString,
-  validRetry,
-} from './task-arguments.js';
+import { encodePayload } from '../../model/payload.js';
+import { activityTask, requireDuration, requireString, validRetry } from './task-arguments.js';
 
 /** Options of `scheduleActivity`. */
 export interface ActivityOptions {

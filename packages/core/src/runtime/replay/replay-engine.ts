@@ -18,7 +18,8 @@ import {
 import { OrchestrationContext } from './orchestration-context.js';
 import { ReplayState, type RaceCancellationPolicy } from './replay-state.js';
 import { TaskBuilder } from './task-builder.js';
-import { parsePayload, type Outcome } from './task-node.js';
+import { parsePayload } from '../../model/payload.js';
+import type { Outcome } from './task-node.js';
 import type { TurnResult } from './turn-result.js';
 
 /**

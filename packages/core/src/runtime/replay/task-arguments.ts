@@ -1,16 +1,6 @@
 import type { ActivityTask, ActivityTaskBody, RetryPolicy } from './scheduled-task.js';
 import { scheduledTask } from './scheduled-task.js';
 
-/**
- * Encodes a task input the way duroxide-node does: JSON text, with `undefined` as `null`.
- * @throws {TypeError} when the value cannot be written as JSON (a `BigInt`, a cycle).
- */
-export function encodePayload(value: unknown): string {
-  const text = JSON.stringify(value === undefined ? null : value) as string | undefined;
-  if (text === undefined) throw new TypeError(`cannot encode ${typeof value} as JSON`);
-  return text;
-}
-
 /** @internal */
 export function requireString(what: string, value: unknown): string {
   if (typeof value !== 'string') {

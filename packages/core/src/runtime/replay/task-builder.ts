@@ -1,5 +1,6 @@
-import { SUB_ORCH_PENDING_PREFIX, usesReservedRootMarker } from './action.js';
-import { SUB_ORCH_AUTO_PREFIX } from './sub-orchestration-id.js';
+import { parsePayload } from '../../model/payload.js';
+import { SUB_ORCH_AUTO_PREFIX, usesReservedRootMarker } from '../../model/sub-orchestration-id.js';
+import { SUB_ORCH_PENDING_PREFIX } from './action.js';
 import { OrchestrationPanic } from './generator-node.js';
 import type { ReplayState } from './replay-state.js';
 import { RetryNode } from './retry-node.js';
@@ -13,7 +14,6 @@ import {
   SelectNode,
   failed,
   ok,
-  parsePayload,
   type Outcome,
   type TaskNode,
 } from './task-node.js';

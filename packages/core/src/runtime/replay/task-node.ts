@@ -25,15 +25,6 @@ export interface TaskNode {
   drop(): void;
 }
 
-/** Parses a payload as the JS SDK does: JSON when it is JSON, the raw text otherwise. */
-export function parsePayload(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
-}
-
 /** A task bound to one emitted action; dropping it unfinished cancels the action's work. */
 export class DurableNode implements TaskNode {
   private outcome: Outcome | undefined;

@@ -5,7 +5,7 @@ import type { KvEntry, ScheduledActivityIdentifier } from '../../provider/orches
 import { MAX_CARRY_FORWARD_EVENTS } from '../limits.js';
 import type { Logger } from '../logger.js';
 import type { Action } from '../replay/action.js';
-import { childInstanceId } from '../replay/sub-orchestration-id.js';
+import { childInstanceId } from '../../model/sub-orchestration-id.js';
 import { ReplayEngine, type OrchestrationFunction } from '../replay/replay-engine.js';
 import { newEvent } from '../runtime-version.js';
 import type { BatchReading } from './batch-reader.js';

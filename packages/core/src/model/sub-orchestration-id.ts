@@ -9,3 +9,8 @@ export const SUB_ORCH_AUTO_PREFIX = 'sub::';
 export function childInstanceId(parentInstance: string, child: string): string {
   return child.startsWith(SUB_ORCH_AUTO_PREFIX) ? `${parentInstance}::${child}` : child;
 }
+
+/** Whether a root instance id uses the marker reserved for generated child ids. */
+export function usesReservedRootMarker(instance: string): boolean {
+  return instance.startsWith(SUB_ORCH_AUTO_PREFIX) || instance.includes('::sub::');
+}
