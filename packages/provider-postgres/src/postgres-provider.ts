@@ -47,7 +47,7 @@ import { abandonWorkItem } from './operations/abandon-work-item.js';
 import { ackOrchestrationItem } from './operations/ack-orchestration-item.js';
 import { ackPayloadOf } from './operations/ack-payload.js';
 import { ackWorkItems } from './operations/ack-work-items.js';
-import { ackWorker } from './operations/ack-worker.js';
+import { ackWorkItem } from './operations/ack-work-item.js';
 import { appendHistory } from './operations/append-history.js';
 import { cleanupOrphanedSessions } from './operations/cleanup-orphaned-sessions.js';
 import {
@@ -539,7 +539,7 @@ export class PostgresProvider implements Provider, ProviderAdmin {
   }
 
   async ackWorkItem(lockToken: string, completion: WorkItem | null): Promise<void> {
-    await ackWorker(this.#db, lockToken, completion, this.#locks.instanceOf(lockToken));
+    await ackWorkItem(this.#db, lockToken, completion, this.#locks.instanceOf(lockToken));
     this.#locks.forget(lockToken);
     this.#queueVacuum.noteChurn();
   }

@@ -74,7 +74,7 @@ import { insertOrchestratorMessage, insertWorkerMessage } from './operations/que
 import { removeOrphanedSessions, renewSessions } from './operations/sessions.js';
 import {
   claimWorkItems,
-  completeWorkItem,
+  ackWorkItem,
   nextWorkerChangeMs,
   releaseWorkItem,
   renewWorkItemLease,
@@ -366,7 +366,7 @@ export class SqliteProvider implements Provider, ProviderAdmin {
 
   async ackWorkItem(lockToken: string, completion: WorkItem | null): Promise<void> {
     await this.db.write('ack_work_item', () =>
-      completeWorkItem(this.db, lockToken, completion, Date.now()),
+      ackWorkItem(this.db, lockToken, completion, Date.now()),
     );
     if (completion !== null) this.orchestratorWork.notify();
   }
@@ -377,7 +377,7 @@ export class SqliteProvider implements Provider, ProviderAdmin {
     const outcomes = await this.db.write('ack_work_items', () => {
       const nowMs = Date.now();
       return acks.map(({ lockToken, completion }) =>
-        this.outcomeOf(() => completeWorkItem(this.db, lockToken, completion, nowMs)),
+        this.outcomeOf(() => ackWorkItem(this.db, lockToken, completion, nowMs)),
       );
     });
     this.orchestratorWork.notify();

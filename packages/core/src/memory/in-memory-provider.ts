@@ -78,7 +78,7 @@ import { removeOrphanedSessions, renewSessions } from './sessions.js';
 import { pollForWork } from '../provider/work-signal.js';
 import {
   claimScheduledActivities,
-  completeWorkItem,
+  ackWorkItem,
   insertWorkerMessage,
   msUntilWorkerChange,
   releaseWorkItem,
@@ -325,7 +325,7 @@ export class InMemoryProvider implements Provider, ProviderAdmin {
   }
 
   async ackWorkItem(lockToken: string, completion: WorkItem | null): Promise<void> {
-    completeWorkItem(this.store, lockToken, completion);
+    ackWorkItem(this.store, lockToken, completion);
   }
 
   /** {@inheritDoc Provider.fetchWorkItems} */
@@ -354,7 +354,7 @@ export class InMemoryProvider implements Provider, ProviderAdmin {
   async ackWorkItems(acks: readonly WorkItemAck[]): Promise<WorkItemAckOutcome[]> {
     requireDistinctLockTokens('ack_work_items', acks);
     return acks.map(({ lockToken, completion }) =>
-      outcomeOf(() => completeWorkItem(this.store, lockToken, completion)),
+      outcomeOf(() => ackWorkItem(this.store, lockToken, completion)),
     );
   }
 

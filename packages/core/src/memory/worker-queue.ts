@@ -147,7 +147,7 @@ function liveRow(store: MemoryStore, lockToken: string, nowMs: number): WorkerMe
  *   `ActivityFailed`, or the lock is unknown, expired, or the activity was cancelled.
  * @internal
  */
-export function completeWorkItem(
+export function ackWorkItem(
   store: MemoryStore,
   lockToken: string,
   completion: WorkItem | null,

@@ -29,7 +29,7 @@ export {
   DEFAULT_PAGE_SIZE,
   MAX_PAGE_SIZE,
   readInstancePage,
-  type InstanceFilter,
+  type InstanceListFilter,
   type InstancePage,
   type InstancePageRequest,
   type ListedInstance,
@@ -46,7 +46,11 @@ export {
   type ExecutionHistory,
   type HistoryRecord,
 } from './execution-history.js';
-export { readInstanceTree, type InstanceTree, type InstanceTreeNode } from './instance-tree.js';
+export {
+  readInstanceTree,
+  type InstanceHierarchy,
+  type InstanceTreeNode,
+} from './instance-tree.js';
 export {
   readInstanceDiagnosis,
   type InstanceDiagnosis,

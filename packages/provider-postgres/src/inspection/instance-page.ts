@@ -9,7 +9,7 @@ import {
 import { isInstanceStatus, INSTANCE_STATUSES, type InstanceStatus } from './instance-statuses.js';
 
 /** Which instances a list shows; every given field must match. */
-export interface InstanceFilter {
+export interface InstanceListFilter {
   /** The status of the instance's current execution. */
   readonly status?: InstanceStatus;
   readonly orchestrationName?: string;
@@ -23,7 +23,7 @@ export interface InstanceFilter {
 }
 
 /** One page of instances, newest first. */
-export interface InstancePageRequest extends InstanceFilter {
+export interface InstancePageRequest extends InstanceListFilter {
   /** Most instances on the page, 1 to {@link MAX_PAGE_SIZE}. @default 50 */
   readonly limit?: number;
   /** The `next` of the previous page; absent for the newest instances. */
@@ -197,7 +197,7 @@ async function countUpTo(
 /** The conditions on the instance row and its current execution, as `i` and `e`. */
 function filterConditions(
   conditions: Conditions,
-  filter: InstanceFilter,
+  filter: InstanceListFilter,
   after: InstancePosition | null,
   prefix: string | undefined,
   parts: { readonly driving: boolean; readonly filtering: boolean },
@@ -243,7 +243,7 @@ function filterConditions(
 /** Reads a small candidate set whole (materialized, so the planner starts from it) and sorts it. */
 async function readCandidates(
   schema: InspectedSchema,
-  filter: InstanceFilter,
+  filter: InstanceListFilter,
   after: InstancePosition | null,
   limit: number,
   prefix: string | undefined,
@@ -269,7 +269,7 @@ async function readCandidates(
 /** Walks the instances newest first, examining at most {@link WALK_BOUND} of them. */
 async function walkNewestFirst(
   schema: InspectedSchema,
-  filter: InstanceFilter,
+  filter: InstanceListFilter,
   after: InstancePosition | null,
   limit: number,
   prefix: string | undefined,

@@ -13,7 +13,7 @@ export interface InstanceTreeNode {
 }
 
 /** The tree an instance belongs to, from its root. */
-export interface InstanceTree {
+export interface InstanceHierarchy {
   readonly root: InstanceTreeNode;
   /** Whether the tree has more than the nodes read (see {@link readInstanceTree}). */
   readonly truncated: boolean;
@@ -32,7 +32,7 @@ export async function readInstanceTree(
   schema: InspectedSchema,
   instanceId: string,
   maxNodes = 1_000,
-): Promise<InstanceTree | null> {
+): Promise<InstanceHierarchy | null> {
   const s = schema.schemaSql;
   const { rows: rootRows } = await schema.pool.query<{ instance_id: string }>(
     `WITH RECURSIVE up AS (

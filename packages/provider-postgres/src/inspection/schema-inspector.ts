@@ -7,7 +7,7 @@ import type { InspectedSchema } from './inspected-schema.js';
 import { InspectionError } from './inspection-error.js';
 import { readInstancePage, type InstancePage, type InstancePageRequest } from './instance-page.js';
 import { readInstanceSummary, type InstanceSummary } from './instance-summary.js';
-import { readInstanceTree, type InstanceTree } from './instance-tree.js';
+import { readInstanceTree, type InstanceHierarchy } from './instance-tree.js';
 import { readQueueOverview, type QueueOverview } from './queue-overview.js';
 import { readInstanceDiagnosis, type InstanceDiagnosis } from './read-instance-diagnosis.js';
 import { countInstancesByStatus, type StatusCount } from './status-counts.js';
@@ -151,7 +151,7 @@ export class SchemaInspector {
   }
 
   /** The sub-orchestration tree of an instance, or `null`; see {@link readInstanceTree}. */
-  readInstanceTree(instanceId: string, maxNodes?: number): Promise<InstanceTree | null> {
+  readInstanceTree(instanceId: string, maxNodes?: number): Promise<InstanceHierarchy | null> {
     return readInstanceTree(this.schema, instanceId, maxNodes);
   }
 

@@ -69,7 +69,7 @@ function prepare(operation: string, { lockToken, completion }: WorkItemAck): Pre
 }
 
 /**
- * Acknowledges several locked activities in one statement, each as `ackWorker` would; the
+ * Acknowledges several locked activities in one statement, each as `ackWorkItem` would; the
  * outcomes come back in the order of `acks`. An item whose lock is unknown, expired or cancelled
  * fails alone with "Worker queue item not found or already processed", as does one whose
  * completion is not `ActivityCompleted` or `ActivityFailed` (that one is not sent).

@@ -149,7 +149,7 @@ export function requireActivityCompletion(operation: string, completion: WorkIte
  *   cancelled.
  * @internal
  */
-export function completeWorkItem(
+export function ackWorkItem(
   db: SqliteDatabase,
   lockToken: string,
   completion: WorkItem | null,

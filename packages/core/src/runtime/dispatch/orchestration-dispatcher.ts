@@ -79,7 +79,7 @@ export class OrchestrationDispatcher {
 
   /**
    * Claims up to `orchestrationBatchSize` turns, runs them together and commits them together.
-   * The slots' fetches take turns (see {@link SerialFetches}).
+   * The slots' fetches go one at a time (see {@link SerialFetches}).
    */
   private async nextBatch(
     fetchItems: NonNullable<Provider['fetchOrchestrationItems']>,

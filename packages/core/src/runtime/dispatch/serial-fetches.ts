@@ -1,9 +1,9 @@
 /**
- * Makes the batch fetches of one dispatcher's slots take turns. Fetches in flight together from
+ * Sends the batch fetches of one dispatcher's slots one at a time. Fetches in flight together from
  * one process read the same candidates and race each other for them: every instance or activity
  * that one of them claims, the others tried to claim and lost, and each comes back with part of a
- * batch. Taken in turn, a fetch sees what the one before it claimed and claims what is left, up to
- * its batch, while the turns and activities already fetched still run side by side in their
+ * batch. One after another, a fetch sees what the one before it claimed and claims what is left,
+ * up to its batch, while the turns and activities already fetched still run side by side in their
  * slots.
  * @internal
  */

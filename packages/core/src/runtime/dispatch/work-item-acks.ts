@@ -29,7 +29,7 @@ const SIBLING_WAIT_MS = 5;
  * acknowledgements are coalesced: they go out together once no other activity of their
  * executions is still running in this runtime (or after {@link SIBLING_WAIT_MS}), and those that
  * arrive while a call is in flight go out right after it. An activity with no sibling running
- * is sent at the next turn of the event loop, so nothing waits without a reason. Every
+ * is sent from the next `setImmediate` callback, so nothing waits without a reason. Every
  * acknowledgement still succeeds or fails on its own. Without `ackWorkItems`, each goes out
  * alone with `ackWorkItem`.
  * @internal

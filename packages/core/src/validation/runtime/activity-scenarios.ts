@@ -229,7 +229,7 @@ export function activityScenarios(providers: RuntimeScenarioProviders): void {
     );
   });
 
-  it('a runtime has one batch fetch of activities in flight at a time, and its slots take turns to fetch turns', async () => {
+  it('a runtime has one batch fetch of activities in flight at a time, and its orchestration slots fetch one at a time', async () => {
     const squares = { running: 0, mostAtOnce: 0 };
     // The scenario's own runtime stays idle: the one under test sees the store through a proxy.
     await withRuntime(

@@ -20,7 +20,7 @@ export const WORK_ITEM_LOCK_MS = 5_000;
  * Who fetches: an owner id (claiming sessions for {@link SESSION_LOCK_MS}), a full session
  * config, or `null` for a fetch without session routing.
  */
-export type SessionOwner = string | SessionFetchConfig | null;
+export type SessionClaimant = string | SessionFetchConfig | null;
 
 /** Activity `id` of execution 1 bound to session `sessionId`. */
 export function sessionActivity(
@@ -37,7 +37,7 @@ export function plainActivity(instance: string, id: number): WorkItemOf<'Activit
 }
 
 /** Session routing for worker `ownerId`; new claims hold for `lockTimeoutMs`. */
-export function sessionConfig(
+export function sessionFetchConfig(
   ownerId: string,
   lockTimeoutMs = SESSION_LOCK_MS,
 ): SessionFetchConfig {
@@ -47,10 +47,10 @@ export function sessionConfig(
 /** A zero-wait fetch of untagged activities as `owner`. */
 export function fetchAsOwner(
   provider: Provider,
-  owner: SessionOwner,
+  owner: SessionClaimant,
   workItemLockMs = WORK_ITEM_LOCK_MS,
 ): Promise<FetchedWorkItem | null> {
-  const routing = typeof owner === 'string' ? sessionConfig(owner) : owner;
+  const routing = typeof owner === 'string' ? sessionFetchConfig(owner) : owner;
   return provider.fetchWorkItem(workItemLockMs, 0, routing, TagFilter.defaultOnly());
 }
 
@@ -60,7 +60,7 @@ export function fetchAsOwner(
  */
 export async function expectFetchedAs(
   provider: Provider,
-  owner: SessionOwner,
+  owner: SessionClaimant,
   message: string,
   expected: ExpectedActivity = {},
 ): Promise<FetchedActivity> {
@@ -72,7 +72,7 @@ export async function expectFetchedAs(
 /** Fetches as `owner` and fails the validation if anything comes back. */
 export async function expectNothingFor(
   provider: Provider,
-  owner: SessionOwner,
+  owner: SessionClaimant,
   message: string,
 ): Promise<void> {
   expect(await fetchAsOwner(provider, owner), message).toBeNull();

@@ -6,7 +6,7 @@ import {
   expectNothingFor,
   fetchAsOwner,
   sessionActivity,
-  sessionConfig,
+  sessionFetchConfig,
 } from './activities.js';
 import type { ValidationRun } from '../validation-group.js';
 
@@ -17,7 +17,7 @@ import type { ValidationRun } from '../validation-group.js';
 export const sessionLockExpiryValidations: Record<string, ValidationRun> = {
   renew_session_lock_after_expiry_returns_zero: async ({ newProvider }) => {
     const provider = await newProvider();
-    await claimSession(provider, sessionConfig('worker-A', 50), 'expired-sess');
+    await claimSession(provider, sessionFetchConfig('worker-A', 50), 'expired-sess');
     await sleep(100);
 
     expect(
@@ -28,7 +28,7 @@ export const sessionLockExpiryValidations: Record<string, ValidationRun> = {
 
   original_worker_reclaims_expired_session: async ({ newProvider }) => {
     const provider = await newProvider();
-    await claimSession(provider, sessionConfig('worker-A', 50), 'reclaim-sess');
+    await claimSession(provider, sessionFetchConfig('worker-A', 50), 'reclaim-sess');
     await provider.enqueueForWorker(sessionActivity('inst-1', 2, 'reclaim-sess'));
     await sleep(100);
 
@@ -68,7 +68,11 @@ export const sessionLockExpiryValidations: Record<string, ValidationRun> = {
     const provider = await newProvider();
     await provider.enqueueForWorker(sessionActivity('inst-1', 1, 'takeover2-sess'));
     const shortSessionLockMs = 200;
-    const held = await fetchAsOwner(provider, sessionConfig('worker-A', shortSessionLockMs), 5_000);
+    const held = await fetchAsOwner(
+      provider,
+      sessionFetchConfig('worker-A', shortSessionLockMs),
+      5_000,
+    );
     assert(held !== null, 'Worker-A should fetch the session item');
 
     await sleep(shortSessionLockMs + 100);
@@ -98,7 +102,7 @@ export const sessionLockExpiryValidations: Record<string, ValidationRun> = {
   session_lock_expires_same_worker_reacquires: async ({ newProvider }) => {
     const provider = await newProvider();
     const shortSessionLockMs = 200;
-    const owner = sessionConfig('worker-A', shortSessionLockMs);
+    const owner = sessionFetchConfig('worker-A', shortSessionLockMs);
     await claimSession(provider, owner, 'reacq-sess');
     await sleep(shortSessionLockMs + 100);
     await provider.enqueueForWorker(sessionActivity('inst-1', 2, 'reacq-sess'));
@@ -116,7 +120,11 @@ export const sessionLockExpiryValidations: Record<string, ValidationRun> = {
     const provider = await newProvider();
     await provider.enqueueForWorker(sessionActivity('inst-1', 1, 'both-expire-sess'));
     const shortLockMs = 200;
-    const held = await fetchAsOwner(provider, sessionConfig('worker-A', shortLockMs), shortLockMs);
+    const held = await fetchAsOwner(
+      provider,
+      sessionFetchConfig('worker-A', shortLockMs),
+      shortLockMs,
+    );
     assert(held !== null, 'Worker-A should fetch the session item');
 
     await sleep(shortLockMs + 200);
@@ -137,7 +145,7 @@ export const sessionLockExpiryValidations: Record<string, ValidationRun> = {
     const shortSessionLockMs = 200;
     const held = await fetchAsOwner(
       provider,
-      sessionConfig('worker-A', shortSessionLockMs),
+      sessionFetchConfig('worker-A', shortSessionLockMs),
       30_000,
     );
     assert(held !== null, 'Worker-A should fetch the session item');
@@ -154,7 +162,7 @@ export const sessionLockExpiryValidations: Record<string, ValidationRun> = {
   session_lock_renewal_extends_past_original_timeout: async ({ newProvider }) => {
     const provider = await newProvider();
     const sessionLockMs = 1_000;
-    await claimSession(provider, sessionConfig('worker-A', sessionLockMs), 'renew-ext-sess');
+    await claimSession(provider, sessionFetchConfig('worker-A', sessionLockMs), 'renew-ext-sess');
 
     await sleep(600);
     expect(

@@ -1,7 +1,12 @@
 import { expect } from 'vitest';
 import type { Provider } from '../../provider/provider.js';
 import { activityCompleted, sleep } from '../support/fixtures.js';
-import { claimSession, expectFetchedAs, sessionActivity, sessionConfig } from './activities.js';
+import {
+  claimSession,
+  expectFetchedAs,
+  sessionActivity,
+  sessionFetchConfig,
+} from './activities.js';
 import type { ValidationRun } from '../validation-group.js';
 
 const RENEW_FOR_MS = 30_000;
@@ -19,7 +24,7 @@ async function cleanupAfterClaim(
   waitMs: number,
   beforeWaiting: () => Promise<void> = async () => undefined,
 ): Promise<number> {
-  await claimSession(provider, sessionConfig('worker-A', sessionLockMs), 'session-1');
+  await claimSession(provider, sessionFetchConfig('worker-A', sessionLockMs), 'session-1');
   await beforeWaiting();
   await sleep(waitMs);
   return provider.cleanupOrphanedSessions(LONG_IDLE_MS);
@@ -43,7 +48,7 @@ async function fetchThenGoIdle(provider: Provider, idleWindowMs: number): Promis
 export const sessionMaintenanceValidations: Record<string, ValidationRun> = {
   renew_session_lock_active: async ({ newProvider }) => {
     const provider = await newProvider();
-    await claimSession(provider, sessionConfig('worker-A', 5_000), 'session-1');
+    await claimSession(provider, sessionFetchConfig('worker-A', 5_000), 'session-1');
 
     expect(await renewWorkerA(provider, LONG_IDLE_MS), 'Should renew 1 active session').toBe(1);
 

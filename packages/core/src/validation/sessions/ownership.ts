@@ -6,7 +6,7 @@ import {
   expectNothingFor,
   plainActivity,
   sessionActivity,
-  sessionConfig,
+  sessionFetchConfig,
 } from './activities.js';
 import type { ValidationRun } from '../validation-group.js';
 
@@ -90,7 +90,7 @@ export const sessionOwnershipValidations: Record<string, ValidationRun> = {
 
   session_takeover_after_lock_expiry: async ({ newProvider }) => {
     const provider = await newProvider();
-    await claimSession(provider, sessionConfig('worker-A', 50), 'takeover-sess');
+    await claimSession(provider, sessionFetchConfig('worker-A', 50), 'takeover-sess');
     await provider.enqueueForWorker(sessionActivity('inst-1', 2, 'takeover-sess'));
     await sleep(100);
 
@@ -104,7 +104,7 @@ export const sessionOwnershipValidations: Record<string, ValidationRun> = {
 
   cleanup_then_new_item_recreates_session: async ({ newProvider }) => {
     const provider = await newProvider();
-    await claimSession(provider, sessionConfig('worker-A', 50), 'ephemeral-sess');
+    await claimSession(provider, sessionFetchConfig('worker-A', 50), 'ephemeral-sess');
     await sleep(100);
     expect(
       await provider.cleanupOrphanedSessions(300_000),

@@ -6,7 +6,7 @@ import {
   expectNothingFor,
   plainActivity,
   sessionActivity,
-  sessionConfig,
+  sessionFetchConfig,
 } from './activities.js';
 import type { ValidationRun } from '../validation-group.js';
 
@@ -87,7 +87,7 @@ export const sessionRoutingValidations: Record<string, ValidationRun> = {
 
   session_claimable_after_lock_expiry: async ({ newProvider }) => {
     const provider = await newProvider();
-    await claimSession(provider, sessionConfig('worker-A', 50), 'session-1');
+    await claimSession(provider, sessionFetchConfig('worker-A', 50), 'session-1');
     await sleep(100);
     await provider.enqueueForWorker(sessionActivity('inst-1', 2, 'session-1'));
 

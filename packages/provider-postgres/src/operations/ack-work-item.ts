@@ -25,7 +25,7 @@ const ITEM_GONE: readonly KnownFailure[] = [
  * the lock is unknown, expired or the activity was cancelled; permanent for a completion that is
  * not `ActivityCompleted` or `ActivityFailed`.
  */
-export async function ackWorker(
+export async function ackWorkItem(
   db: ProviderDatabase,
   lockToken: string,
   completion: WorkItem | null,
