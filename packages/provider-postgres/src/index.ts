@@ -28,15 +28,15 @@ export {
   type EntraAccessToken,
   type EntraCredential,
   type PostgresEntraOptions,
-} from './postgres-entra-options.js';
+} from './connection/postgres-entra-options.js';
 export {
   SSL_MODES,
   type PemInput,
   type PostgresSslOptions,
   type SslMode,
-} from './postgres-ssl-options.js';
-export { AccessTokenError, type AccessTokenErrorCode } from './access-token-error.js';
-export { InvalidSchemaNameError, validateSchemaName } from './schema-name.js';
+} from './connection/postgres-ssl-options.js';
+export { AccessTokenError, type AccessTokenErrorCode } from './database/access-token-error.js';
+export { InvalidSchemaNameError, validateSchemaName } from './migrations/schema-name.js';
 export { wakeupChannel, type WakeupQueue } from './wakeup-channel.js';
 export {
   runMigrations,

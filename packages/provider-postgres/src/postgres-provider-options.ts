@@ -1,4 +1,4 @@
-import type { PostgresSslOptions } from './postgres-ssl-options.js';
+import type { PostgresSslOptions } from './connection/postgres-ssl-options.js';
 
 /** Options of `PostgresProvider.connect` and `PostgresProvider.connectWithSchema`. */
 export interface PostgresProviderOptions {

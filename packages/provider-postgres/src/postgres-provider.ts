@@ -34,14 +34,13 @@ import {
   type WorkItemAck,
   type WorkItemAckOutcome,
 } from '@duro/core';
-import { connectProvider, type ProviderConnection } from './connect.js';
-import type { ConnectionTarget } from './connection-target.js';
-import { openEntraTarget } from './entra-target.js';
-import { orchestrationScope, workScope } from './fetch-scopes.js';
+import { connectProvider, type ProviderConnection } from './connection/connect.js';
+import type { ConnectionTarget } from './connection/connection-target.js';
+import { openEntraTarget } from './connection/entra-target.js';
+import { orchestrationScope } from './wakeups/fetch-scopes.js';
+import { ClaimLedger } from './claim-ledger.js';
 import { HistoryCache } from './history-cache.js';
-import { LockOwners } from './lock-owners.js';
-import type { WaitScope } from './queue-waiters.js';
-import { pollForWork } from './long-poll.js';
+import { pollForWork } from './wakeups/long-poll.js';
 import { abandonOrchestrationItem } from './operations/abandon-orchestration-item.js';
 import { abandonWorkItem } from './operations/abandon-work-item.js';
 import { ackOrchestrationItem } from './operations/ack-orchestration-item.js';
@@ -59,16 +58,11 @@ import {
 import { enqueueWorkerWork } from './operations/enqueue-worker-work.js';
 import { fetchHistory } from './operations/fetch-history.js';
 import { fetchHistoryWithExecution } from './operations/fetch-history-with-execution.js';
-import {
-  fetchOrchestrationItem,
-  type OrchestrationFetch,
-} from './operations/fetch-orchestration-item.js';
+import { fetchOrchestrationItem } from './operations/fetch-orchestration-item.js';
 import { fetchWorkItem } from './operations/fetch-work-item.js';
 import { fetchWorkItems } from './operations/fetch-work-items.js';
-import {
-  ackOrchestrationItems,
-  fetchOrchestrationItems,
-} from './operations/orchestration-turn-batches.js';
+import { ackOrchestrationItems } from './operations/ack-orchestration-items.js';
+import { fetchOrchestrationItems } from './operations/fetch-orchestration-items.js';
 import { getCustomStatus } from './operations/get-custom-status.js';
 import { getInstanceStats } from './operations/get-instance-stats.js';
 import { getKvAllValues } from './operations/get-kv-all-values.js';
@@ -93,25 +87,24 @@ import { readQueueDueTimes } from './operations/read-queue-due-times.js';
 import { renewOrchestrationItemLock } from './operations/renew-orchestration-item-lock.js';
 import { renewSessionLock } from './operations/renew-session-lock.js';
 import { renewWorkItemLock } from './operations/renew-work-item-lock.js';
-import { resolveEntraOptions, type PostgresEntraOptions } from './postgres-entra-options.js';
+import {
+  resolveEntraOptions,
+  type PostgresEntraOptions,
+} from './connection/postgres-entra-options.js';
 import {
   resolveProviderOptions,
   type PostgresProviderOptions,
   type ResolvedProviderOptions,
 } from './postgres-provider-options.js';
-import type { ProviderDatabase } from './provider-database.js';
+import type { ProviderDatabase } from './database/provider-database.js';
 import { QueueVacuum } from './queue-vacuum.js';
-import { RecentMap } from './recent-map.js';
 import { SameTurnGroups } from './same-turn-groups.js';
 import { wakeupChannel } from './wakeup-channel.js';
-import { WakeupListener } from './wakeup-listener.js';
-import { Wakeups } from './wakeups.js';
+import { WakeupListener } from './wakeups/wakeup-listener.js';
+import { Wakeups } from './wakeups/wakeups.js';
 
 /** The most messages one statement enqueues for instances; a bigger burst takes several. */
 const MAX_ENQUEUES_PER_STATEMENT = 1_000;
-
-/** How many sessions' owners (from this provider's own claims) are remembered. */
-const MAX_REMEMBERED_SESSIONS = 10_000;
 
 const PACKAGE_VERSION = (createRequire(import.meta.url)('../package.json') as { version: string })
   .version;
@@ -150,17 +143,13 @@ export class PostgresProvider implements Provider, ProviderAdmin {
   readonly #queueVacuum: QueueVacuum;
   /** The messages enqueued for instances, sent together per turn of the event loop. */
   readonly #orchestratorEnqueues: SameTurnGroups<OrchestratorMessage, number>;
-  readonly #locks = new LockOwners();
+  readonly #claims: ClaimLedger;
   /** The histories of the instances this provider ran; `null` when the cache is off. */
   readonly #histories: HistoryCache | null;
   /** Whether the schema has the turn batch procedures (duro migration 3 on duroxide 26). */
   readonly #turnBatches: boolean;
   /** Whether a turn batch's commit can write its activities claimed (duro migration 10). */
   readonly #activityClaims: boolean;
-  /** The owner that last claimed each session's work through this provider. */
-  readonly #sessionOwners = new RecentMap<string, string>(MAX_REMEMBERED_SESSIONS);
-  /** The owners that claimed session work through this provider. */
-  readonly #ownersWithSessions = new RecentMap<string, true>(MAX_REMEMBERED_SESSIONS);
   /** Stops what the provider's connections need besides the pool (an access token's refresh). */
   #releaseTarget: () => void = () => undefined;
 
@@ -191,6 +180,7 @@ export class PostgresProvider implements Provider, ProviderAdmin {
       readDueTimes: (queue, sinceMs) => readQueueDueTimes(this.#db, queue, sinceMs),
       createListener: (signal) => new WakeupListener(connection.sessionConfig, channels, signal),
     });
+    this.#claims = new ClaimLedger(this.#wakeups, this.#histories);
   }
 
   /**
@@ -333,7 +323,7 @@ export class PostgresProvider implements Provider, ProviderAdmin {
     return pollForWork(this.#wakeups, 'orchestrator', scope, pollTimeoutMs, async () => {
       const result = await fetchOrchestrationItem(this.#db, lockTimeoutMs, filter, this.#histories);
       if (result.kind === 'none') return null;
-      return this.#claimedTurns([result])[0] ?? 'retry';
+      return this.#claims.claimedTurns([result])[0] ?? 'retry';
     });
   }
 
@@ -369,22 +359,11 @@ export class PostgresProvider implements Provider, ProviderAdmin {
           maxItems,
         );
         if (results.length === 0) return null;
-        const claimed = this.#claimedTurns(results);
+        const claimed = this.#claims.claimedTurns(results);
         return claimed.length > 0 ? claimed : 'retry';
       },
     );
     return fetched ?? [];
-  }
-
-  /** The claimed items among fetch results, each lock noted with its instance. */
-  #claimedTurns(results: readonly OrchestrationFetch[]): FetchedOrchestrationItem[] {
-    const claimed: FetchedOrchestrationItem[] = [];
-    for (const result of results) {
-      if (result.kind !== 'item') continue;
-      this.#locks.remember(result.fetched.lockToken, result.fetched.item.instance);
-      claimed.push(result.fetched);
-    }
-    return claimed;
   }
 
   async ackOrchestrationItem(
@@ -408,7 +387,7 @@ export class PostgresProvider implements Provider, ProviderAdmin {
   }
 
   async #ackTurn(ack: OrchestrationItemAck): Promise<void> {
-    const instance = this.#locks.instanceOf(ack.lockToken);
+    const instance = this.#claims.instanceOf(ack.lockToken);
     const payload = ackPayloadOf(ack, instance);
     await ackOrchestrationItem(this.#db, ack.lockToken, ack.executionId, payload, instance);
     this.#committedTurn(ack);
@@ -430,14 +409,16 @@ export class PostgresProvider implements Provider, ProviderAdmin {
     const outcomes = await ackOrchestrationItems(
       this.#db,
       acks,
-      (token) => this.#locks.instanceOf(token),
+      (token) => this.#claims.instanceOf(token),
       this.#activityClaims ? (claim ?? null) : null,
     );
     acks.forEach((ack, index) => {
       const outcome = outcomes[index];
       if (outcome?.ok !== true) return;
       this.#committedTurn(ack);
-      for (const activity of outcome.claimedActivities ?? []) this.#rememberLock(activity, null);
+      for (const activity of outcome.claimedActivities ?? []) {
+        this.#claims.claimedActivity(activity, null);
+      }
     });
     return outcomes;
   }
@@ -459,15 +440,9 @@ export class PostgresProvider implements Provider, ProviderAdmin {
     return outcomes;
   }
 
-  /** What follows a committed turn here: its history held, its lock forgotten, wake-ups noted. */
   #committedTurn(ack: OrchestrationItemAck): void {
     this.#queueVacuum.noteChurn();
-    this.#histories?.acknowledged(ack.lockToken, ack.executionId, ack.historyDelta);
-    this.#locks.forget(ack.lockToken);
-    for (const item of ack.orchestratorItems) {
-      if (item.type === 'TimerFired') this.#wakeups.noteDue('orchestrator', item.fireAtMs);
-    }
-    for (const item of ack.workerItems) this.#wakeSessionOwner(item);
+    this.#claims.committedTurn(ack);
   }
 
   async abandonOrchestrationItem(
@@ -475,15 +450,14 @@ export class PostgresProvider implements Provider, ProviderAdmin {
     delayMs: number | null,
     ignoreAttempt: boolean,
   ): Promise<void> {
-    const instance = this.#locks.instanceOf(lockToken);
+    const instance = this.#claims.instanceOf(lockToken);
     await abandonOrchestrationItem(this.#db, lockToken, delayMs, ignoreAttempt, instance);
-    this.#histories?.released(lockToken);
-    this.#locks.forget(lockToken);
+    this.#claims.releasedTurn(lockToken);
     if (delayMs !== null) this.#wakeups.noteDue('orchestrator', this.#db.nowMs() + delayMs);
   }
 
   async renewOrchestrationItemLock(lockToken: string, extendForMs: number): Promise<void> {
-    const instance = this.#locks.instanceOf(lockToken);
+    const instance = this.#claims.instanceOf(lockToken);
     await renewOrchestrationItemLock(this.#db, lockToken, extendForMs, instance);
   }
 
@@ -520,7 +494,7 @@ export class PostgresProvider implements Provider, ProviderAdmin {
 
   async enqueueForWorker(item: WorkItem): Promise<void> {
     await enqueueWorkerWork(this.#db, item);
-    this.#wakeSessionOwner(item);
+    this.#claims.wakeSessionOwner(item);
   }
 
   async fetchWorkItem(
@@ -530,17 +504,17 @@ export class PostgresProvider implements Provider, ProviderAdmin {
     tagFilter: TagFilter,
   ): Promise<FetchedWorkItem | null> {
     if (tagFilter.type === 'None') return null;
-    const scope = this.#workScope(session, tagFilter);
+    const scope = this.#claims.workScope(session, tagFilter);
     return pollForWork(this.#wakeups, 'worker', scope, pollTimeoutMs, async () => {
       const fetched = await fetchWorkItem(this.#db, lockTimeoutMs, session, tagFilter);
-      if (fetched !== null) this.#rememberLock(fetched, session);
+      if (fetched !== null) this.#claims.claimedActivity(fetched, session);
       return fetched;
     });
   }
 
   async ackWorkItem(lockToken: string, completion: WorkItem | null): Promise<void> {
-    await ackWorkItem(this.#db, lockToken, completion, this.#locks.instanceOf(lockToken));
-    this.#locks.forget(lockToken);
+    await ackWorkItem(this.#db, lockToken, completion, this.#claims.instanceOf(lockToken));
+    this.#claims.releasedActivity(lockToken);
     this.#queueVacuum.noteChurn();
   }
 
@@ -559,7 +533,7 @@ export class PostgresProvider implements Provider, ProviderAdmin {
   ): Promise<FetchedWorkItem[]> {
     requireWorkItemBatchLimits('fetch_work_items', maxItems, maxNewSessions);
     if (tagFilter.type === 'None') return [];
-    const scope = this.#workScope(session, tagFilter);
+    const scope = this.#claims.workScope(session, tagFilter);
     const fetched = await pollForWork(this.#wakeups, 'worker', scope, pollTimeoutMs, async () => {
       const batch = await fetchWorkItems(
         this.#db,
@@ -569,7 +543,7 @@ export class PostgresProvider implements Provider, ProviderAdmin {
         maxItems,
         maxNewSessions,
       );
-      for (const item of batch) this.#rememberLock(item, session);
+      for (const item of batch) this.#claims.claimedActivity(item, session);
       return batch.length > 0 ? batch : null;
     });
     return fetched ?? [];
@@ -581,32 +555,16 @@ export class PostgresProvider implements Provider, ProviderAdmin {
    * One statement acknowledges the whole batch.
    */
   async ackWorkItems(acks: readonly WorkItemAck[]): Promise<WorkItemAckOutcome[]> {
-    const outcomes = await ackWorkItems(this.#db, acks, (token) => this.#locks.instanceOf(token));
+    const outcomes = await ackWorkItems(this.#db, acks, (token) => this.#claims.instanceOf(token));
     acks.forEach(({ lockToken }, index) => {
-      if (outcomes[index]?.ok === true) this.#locks.forget(lockToken);
+      if (outcomes[index]?.ok === true) this.#claims.releasedActivity(lockToken);
     });
     this.#queueVacuum.noteChurn();
     return outcomes;
   }
 
-  /** Which idle fetches a claim or a notification for this worker fetch concerns. */
-  #workScope(session: SessionFetchConfig | null, tagFilter: TagFilter): WaitScope {
-    return workScope(session, tagFilter, (owner) => this.#ownersWithSessions.get(owner) === true);
-  }
-
-  /** Notes a claimed activity's instance, and its session's owner so a new message wakes it. */
-  #rememberLock(fetched: FetchedWorkItem, session: SessionFetchConfig | null): void {
-    if (fetched.item.type !== 'ActivityExecute') return;
-    this.#locks.remember(fetched.lockToken, fetched.item.instance);
-    const sessionId = fetched.item.sessionId;
-    if (sessionId !== undefined && session !== null) {
-      this.#sessionOwners.set(sessionId, session.ownerId);
-      this.#ownersWithSessions.set(session.ownerId, true);
-    }
-  }
-
   async renewWorkItemLock(lockToken: string, extendForMs: number): Promise<void> {
-    const instance = this.#locks.instanceOf(lockToken);
+    const instance = this.#claims.instanceOf(lockToken);
     await renewWorkItemLock(this.#db, lockToken, extendForMs, instance);
   }
 
@@ -615,20 +573,10 @@ export class PostgresProvider implements Provider, ProviderAdmin {
     delayMs: number | null,
     ignoreAttempt: boolean,
   ): Promise<void> {
-    const instance = this.#locks.instanceOf(lockToken);
+    const instance = this.#claims.instanceOf(lockToken);
     await abandonWorkItem(this.#db, lockToken, delayMs, ignoreAttempt, instance);
-    this.#locks.forget(lockToken);
+    this.#claims.releasedActivity(lockToken);
     if (delayMs !== null) this.#wakeups.noteDue('worker', this.#db.nowMs() + delayMs);
-  }
-
-  /**
-   * A notification wakes any one idle fetch, which cannot take a message of a session another
-   * owner holds; the owner's own fetch is woken as well when this provider knows it.
-   */
-  #wakeSessionOwner(item: WorkItem): void {
-    if (item.type !== 'ActivityExecute' || item.sessionId === undefined) return;
-    const owner = this.#sessionOwners.get(item.sessionId);
-    if (owner !== undefined) this.#wakeups.wakeSessionOwner('worker', owner);
   }
 
   // ----- Sessions -----

@@ -1,5 +1,5 @@
-import type { ProviderDatabase } from './provider-database.js';
-import type { Statement } from './statement.js';
+import type { ProviderDatabase } from './database/provider-database.js';
+import type { Statement } from './database/statement.js';
 
 /**
  * The tables every turn and every activity adds rows to and deletes them from. `SKIP_LOCKED`

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidSchemaNameError } from './schema-name.js';
+import { InvalidSchemaNameError } from './migrations/schema-name.js';
 import { wakeupChannel } from './wakeup-channel.js';
 
 describe('wakeup channels', () => {

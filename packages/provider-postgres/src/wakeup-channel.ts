@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { validateSchemaName } from './schema-name.js';
+import { validateSchemaName } from './migrations/schema-name.js';
 
 /** The queues that send wake-up notifications. */
 export type WakeupQueue = 'orchestrator' | 'worker';

@@ -1,7 +1,7 @@
 import { TagFilter } from '@duro/core';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLAIM_COMMIT_WITHOUT_FLUSH_WAIT } from '../src/operations/claim-commit.js';
+import { CLAIM_COMMIT_WITHOUT_FLUSH_WAIT } from '../src/database/claim-commit.js';
 import type { PostgresProvider } from '../src/index.js';
 import { useTestDatabase } from './support/test-database.js';
 import { activityOf, startOrchestration } from './support/turns.js';

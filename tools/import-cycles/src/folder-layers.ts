@@ -1,8 +1,9 @@
 import type { ImportGraph } from './import-graph.js';
 
 /**
- * Which top-level folders of a package's `src` each folder may import, besides itself. Files at
- * the root of `src` (entry points) may import anything; a folder not listed is not checked.
+ * Which top-level folders of a package's `src` each folder may import, besides itself; `(root)`
+ * stands for the files at the root of `src`. Those files may import anything; a folder not
+ * listed is not checked.
  */
 export type FolderLayers = Readonly<Record<string, readonly string[]>>;
 
@@ -15,6 +16,22 @@ export const WORKSPACE_LAYERS: Readonly<Record<string, FolderLayers>> = {
     memory: ['model', 'provider'],
     runtime: ['model', 'provider', 'client'],
     validation: ['model', 'provider', 'client', 'runtime', 'memory'],
+  },
+  'packages/provider-postgres/src': {
+    migrations: [],
+    database: ['migrations'],
+    connection: ['database', 'migrations', '(root)'],
+    operations: ['database', '(root)'],
+    wakeups: ['operations', '(root)'],
+    inspection: ['database', 'migrations', 'connection'],
+    cli: ['database', 'migrations', 'connection', 'inspection', '(root)'],
+    validation: ['(root)'],
+  },
+  'packages/provider-sqlite/src': {
+    database: [],
+    schema: ['database'],
+    operations: ['database'],
+    validation: ['(root)'],
   },
 };
 

@@ -3,7 +3,8 @@ import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Provider } from '../provider/provider.js';
 import { OrchestrationDispatcher } from './dispatch/orchestration-dispatcher.js';
-import { OrchestrationIdentities } from './dispatch/orchestration-identities.js';
+import { OrchestrationIdentities } from './turn/orchestration-identities.js';
+import { SingleTurnCommits } from './turn/turn-commit.js';
 import { WorkerDispatcher } from './dispatch/worker-dispatcher.js';
 import {
   ActivityRegistry,
@@ -169,6 +170,7 @@ export class Runtime {
         logger,
         metrics: this.metrics,
         tracing: this.tracing,
+        commits: new SingleTurnCommits(this.provider),
       },
       identities,
       stop,

@@ -1,8 +1,8 @@
 import { createDefaultLogger } from '@duro/core';
-import { AccessTokenError } from '../access-token-error.js';
-import type { ConnectionTarget } from '../connection-target.js';
-import { openEntraTarget, type EntraServer } from '../entra-target.js';
-import { resolveEntraOptions } from '../postgres-entra-options.js';
+import { AccessTokenError } from '../database/access-token-error.js';
+import type { ConnectionTarget } from '../connection/connection-target.js';
+import { openEntraTarget, type EntraServer } from '../connection/entra-target.js';
+import { resolveEntraOptions } from '../connection/postgres-entra-options.js';
 import type { ParsedArguments } from './argument-parser.js';
 import { CliError } from './cli-error.js';
 

@@ -1,7 +1,7 @@
 import { ClientError } from '@duro/core';
 import { InspectionError } from '../inspection/inspection-error.js';
 import { MigrationError } from '../migrations/migration-error.js';
-import { InvalidSchemaNameError } from '../schema-name.js';
+import { InvalidSchemaNameError } from '../migrations/schema-name.js';
 import { parseArguments, type OptionSpec } from './argument-parser.js';
 import { CliError, EXIT_CODES } from './cli-error.js';
 import type { CliIo } from './cli-io.js';

@@ -1,7 +1,7 @@
 import { Client, ManagementClient, type ProviderAdmin } from '@duro/core';
 import pg from 'pg';
-import { sessionConfig } from '../connection-target.js';
-import { toProviderError } from '../errors.js';
+import { sessionConfig } from '../connection/connection-target.js';
+import { toProviderError } from '../database/errors.js';
 import { InspectionError } from '../inspection/inspection-error.js';
 import { SchemaInspector } from '../inspection/schema-inspector.js';
 import { schemaNames } from '../migrations/schema-sql.js';

@@ -1,4 +1,4 @@
-import { readOptionalRow } from '../rows.js';
+import { readOptionalRow } from '../database/rows.js';
 import type { InspectedSchema } from './inspected-schema.js';
 
 /**

@@ -1,5 +1,5 @@
 import { decodeEvent, type Event } from '@duro/core';
-import { readRows, type RowReader } from '../rows.js';
+import { readRows, type RowReader } from '../database/rows.js';
 import type { InspectedSchema } from './inspected-schema.js';
 
 /** One stored history event, with the time its turn was committed. */

@@ -1,4 +1,4 @@
-import { readRows, type RowReader } from '../rows.js';
+import { readRows, type RowReader } from '../database/rows.js';
 import type { InspectedSchema } from './inspected-schema.js';
 import { InspectionError } from './inspection-error.js';
 import {

@@ -1,4 +1,4 @@
-import { readOptionalRow, readRows } from '../rows.js';
+import { readOptionalRow, readRows } from '../database/rows.js';
 import type { InspectedSchema } from './inspected-schema.js';
 
 /** One execution of an instance (continue-as-new starts the next). */

@@ -1,4 +1,4 @@
-import { readRows } from '../rows.js';
+import { readRows } from '../database/rows.js';
 import type { InspectedSchema } from './inspected-schema.js';
 
 /** An instance of a sub-orchestration tree, with its children ordered by id. */

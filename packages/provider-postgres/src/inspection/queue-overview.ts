@@ -1,5 +1,5 @@
 import { decodeWorkItem } from '@duro/core';
-import { readRows } from '../rows.js';
+import { readRows } from '../database/rows.js';
 import { COUNT_BOUND, countBounded, type BoundedCount } from './bounded-count.js';
 import type { InspectedSchema } from './inspected-schema.js';
 

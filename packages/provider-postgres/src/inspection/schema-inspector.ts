@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { sessionConfig } from '../connection-target.js';
+import { sessionConfig } from '../connection/connection-target.js';
 import { schemaNames } from '../migrations/schema-sql.js';
 import { readActivityCounters, type ActivityCounters } from './activity-counters.js';
 import { readExecutionHistory, type ExecutionHistory } from './execution-history.js';

@@ -1,4 +1,4 @@
-import { validateSchemaName } from '../schema-name.js';
+import { validateSchemaName } from './schema-name.js';
 
 /**
  * A validated schema name in the three forms the migrations need. PostgreSQL folds an unquoted

@@ -1,5 +1,5 @@
-import type { ProviderDatabase } from '../provider-database.js';
-import type { Statement } from '../statement.js';
+import type { ProviderDatabase } from '../database/provider-database.js';
+import type { Statement } from '../database/statement.js';
 import { INVALID_LOCK_TOKEN } from './ack-orchestration-item.js';
 
 const ABANDON_ORCHESTRATION_ITEM: Statement = {

@@ -1,5 +1,5 @@
-import type { ProviderDatabase } from '../provider-database.js';
-import type { Statement } from '../statement.js';
+import type { ProviderDatabase } from '../database/provider-database.js';
+import type { Statement } from '../database/statement.js';
 
 const ABANDON_WORK_ITEM: Statement = {
   operation: 'abandon_work_item',

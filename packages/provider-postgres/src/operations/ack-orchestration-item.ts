@@ -1,6 +1,6 @@
-import type { KnownFailure } from '../errors.js';
-import type { ProviderDatabase } from '../provider-database.js';
-import type { Statement } from '../statement.js';
+import type { KnownFailure } from '../database/errors.js';
+import type { ProviderDatabase } from '../database/provider-database.js';
+import type { Statement } from '../database/statement.js';
 import type { AckPayload } from './ack-payload.js';
 
 const ACK_ORCHESTRATION_ITEM: Statement = {

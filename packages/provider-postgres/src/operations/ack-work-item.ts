@@ -1,7 +1,7 @@
 import { ProviderError, workItemInstance, type WorkItem } from '@duro/core';
-import type { KnownFailure } from '../errors.js';
-import type { ProviderDatabase } from '../provider-database.js';
-import type { Statement } from '../statement.js';
+import type { KnownFailure } from '../database/errors.js';
+import type { ProviderDatabase } from '../database/provider-database.js';
+import type { Statement } from '../database/statement.js';
 import { encodeWorkItemFor } from './enqueue-orchestrator-work.js';
 
 const ACK_WORKER: Statement = {

@@ -5,9 +5,9 @@ import {
   type WorkItemAck,
   type WorkItemAckOutcome,
 } from '@duro/core';
-import type { ProviderDatabase } from '../provider-database.js';
-import { readRows } from '../rows.js';
-import type { Statement } from '../statement.js';
+import type { ProviderDatabase } from '../database/provider-database.js';
+import { readRows } from '../database/rows.js';
+import type { Statement } from '../database/statement.js';
 import { encodeWorkItemFor } from './enqueue-orchestrator-work.js';
 
 // Each row is `ack_worker` for one lock: deleted only under a live lease, its completion (if

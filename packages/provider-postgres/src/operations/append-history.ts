@@ -1,6 +1,6 @@
 import type { Event } from '@duro/core';
-import type { ProviderDatabase } from '../provider-database.js';
-import type { Statement } from '../statement.js';
+import type { ProviderDatabase } from '../database/provider-database.js';
+import type { Statement } from '../database/statement.js';
 import { historyRows } from './ack-payload.js';
 
 const APPEND_HISTORY: Statement = {

@@ -1,6 +1,6 @@
 import { ProviderError, encodeWorkItem, workItemInstance, type WorkItem } from '@duro/core';
-import type { CallOptions, ProviderDatabase } from '../provider-database.js';
-import type { Statement } from '../statement.js';
+import type { CallOptions, ProviderDatabase } from '../database/provider-database.js';
+import type { Statement } from '../database/statement.js';
 
 const ENQUEUE_ORCHESTRATOR_WORK: Statement = {
   operation: 'enqueue_orchestrator_work',

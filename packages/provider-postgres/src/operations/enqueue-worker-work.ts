@@ -1,6 +1,6 @@
 import { ProviderError, type WorkItem } from '@duro/core';
-import type { ProviderDatabase } from '../provider-database.js';
-import type { Statement } from '../statement.js';
+import type { ProviderDatabase } from '../database/provider-database.js';
+import type { Statement } from '../database/statement.js';
 import { encodeWorkItemFor } from './enqueue-orchestrator-work.js';
 
 const ENQUEUE_WORKER_WORK: Statement = {

@@ -1,7 +1,7 @@
 import { ProviderError, decodeEvent, type Event } from '@duro/core';
-import type { ProviderDatabase } from '../provider-database.js';
-import { readRows } from '../rows.js';
-import type { Statement } from '../statement.js';
+import type { ProviderDatabase } from '../database/provider-database.js';
+import { readRows } from '../database/rows.js';
+import type { Statement } from '../database/statement.js';
 
 const FETCH_HISTORY: Statement = {
   operation: 'read',

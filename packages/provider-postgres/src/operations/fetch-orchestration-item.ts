@@ -6,9 +6,9 @@ import {
   type SemverVersion,
 } from '@duro/core';
 import type { HeldHistories, HistoryCache } from '../history-cache.js';
-import type { ProviderDatabase } from '../provider-database.js';
-import { readOptionalRow, type RowReader } from '../rows.js';
-import type { Statement } from '../statement.js';
+import type { ProviderDatabase } from '../database/provider-database.js';
+import { readOptionalRow, type RowReader } from '../database/rows.js';
+import type { Statement } from '../database/statement.js';
 import { ackOrchestrationItem } from './ack-orchestration-item.js';
 import { buildAckPayload } from './ack-payload.js';
 import { fetchHistoryWithExecution } from './fetch-history-with-execution.js';

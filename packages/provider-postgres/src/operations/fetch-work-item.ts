@@ -5,9 +5,9 @@ import {
   type SessionFetchConfig,
   type TagFilter,
 } from '@duro/core';
-import type { ProviderDatabase } from '../provider-database.js';
-import { readOptionalRow, type RowReader } from '../rows.js';
-import type { Statement } from '../statement.js';
+import type { ProviderDatabase } from '../database/provider-database.js';
+import { readOptionalRow, type RowReader } from '../database/rows.js';
+import type { Statement } from '../database/statement.js';
 
 const FETCH_WORK_ITEM: Statement = {
   operation: 'fetch_work_item',

@@ -1,7 +1,7 @@
 import type { FetchedWorkItem, SessionFetchConfig, TagFilter } from '@duro/core';
-import type { ProviderDatabase } from '../provider-database.js';
-import { readRows } from '../rows.js';
-import type { Statement } from '../statement.js';
+import type { ProviderDatabase } from '../database/provider-database.js';
+import { readRows } from '../database/rows.js';
+import type { Statement } from '../database/statement.js';
 import { decodeFetchedWorkItem, tagArguments } from './fetch-work-item.js';
 
 /** Which rows each kind of candidate is, and the order its index (duro 0007) gives them in. */

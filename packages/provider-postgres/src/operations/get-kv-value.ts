@@ -1,6 +1,6 @@
-import type { ProviderDatabase } from '../provider-database.js';
-import { readOptionalRow } from '../rows.js';
-import type { Statement } from '../statement.js';
+import type { ProviderDatabase } from '../database/provider-database.js';
+import { readOptionalRow } from '../database/rows.js';
+import type { Statement } from '../database/statement.js';
 
 const GET_KV_VALUE: Statement = {
   operation: 'get_kv_value',

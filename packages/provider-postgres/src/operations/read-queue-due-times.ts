@@ -1,6 +1,6 @@
-import type { ProviderDatabase } from '../provider-database.js';
-import { readOptionalRow } from '../rows.js';
-import type { Statement } from '../statement.js';
+import type { ProviderDatabase } from '../database/provider-database.js';
+import { readOptionalRow } from '../database/rows.js';
+import type { Statement } from '../database/statement.js';
 import type { WakeupQueue } from '../wakeup-channel.js';
 
 // No duroxide procedure says when delayed messages come due, so these read the queue tables

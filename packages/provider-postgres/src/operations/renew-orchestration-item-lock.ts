@@ -1,5 +1,5 @@
-import type { ProviderDatabase } from '../provider-database.js';
-import type { Statement } from '../statement.js';
+import type { ProviderDatabase } from '../database/provider-database.js';
+import type { Statement } from '../database/statement.js';
 
 const RENEW_ORCHESTRATION_ITEM_LOCK: Statement = {
   operation: 'renew_orchestration_item_lock',

@@ -1,6 +1,6 @@
-import type { ProviderDatabase } from '../provider-database.js';
-import { readRows } from '../rows.js';
-import type { Statement } from '../statement.js';
+import type { ProviderDatabase } from '../database/provider-database.js';
+import { readRows } from '../database/rows.js';
+import type { Statement } from '../database/statement.js';
 
 const RENEW_SESSION_LOCK: Statement = {
   operation: 'renew_session_lock',

@@ -20,8 +20,8 @@ import { callWithRetries } from '../provider-retry.js';
 import { builtinActivity } from './builtin-activities.js';
 import { sleepUnlessStopped, startRenewal, unlessStopped } from './stoppable-wait.js';
 import type { ActivityPlace } from './activity-room.js';
-import type { OrchestrationIdentities } from './orchestration-identities.js';
-import type { AcknowledgeWorkItem } from './work-item-acks.js';
+import type { OrchestrationIdentities } from '../turn/orchestration-identities.js';
+import type { TrackedActivity } from './work-item-acks.js';
 
 /** What running one activity needs. @internal */
 export interface ActivityDependencies {
@@ -35,8 +35,8 @@ export interface ActivityDependencies {
   readonly stragglers: Set<Promise<unknown>>;
   /** Fires when shutdown's budget ran out: running activities give their locks back. */
   readonly halt: AbortSignal;
-  /** Acknowledges a finished activity (coalesced with others when the provider can). */
-  readonly acknowledge: AcknowledgeWorkItem;
+  /** The activity as the runtime's acknowledger follows it; its ack goes through it. */
+  readonly tracked: TrackedActivity;
   /** The orchestration each activity belongs to, for its context. */
   readonly identities: OrchestrationIdentities;
 }
@@ -182,7 +182,7 @@ export async function runActivity(deps: ActivityDependencies, run: ActivityRun):
       deps.stragglers.add(settled);
       void settled.finally(() => deps.stragglers.delete(settled));
     }
-    await deps.acknowledge(lockToken, null).catch(() => undefined);
+    await deps.tracked.acknowledge(lockToken, null).catch(() => undefined);
   } finally {
     stopRenewal();
   }
@@ -267,7 +267,7 @@ async function ack(
   completion: WorkItem,
 ): Promise<boolean> {
   const failure = await callWithRetries('ack_work_item', () =>
-    deps.acknowledge(lockToken, completion),
+    deps.tracked.acknowledge(lockToken, completion),
   );
   if (failure === null) return true;
   deps.metrics.increment('activityAckFailures');

@@ -11,7 +11,7 @@ import { renewalIntervalMs } from '../runtime-options.js';
 import { SPAN_ATTRIBUTES, SPAN_NAMES } from '../runtime-tracing.js';
 import { processOrchestrationItem } from '../turn/orchestration-turn.js';
 import { abandonQuietly, type TurnDependencies } from '../turn/turn-commit.js';
-import type { OrchestrationIdentities } from './orchestration-identities.js';
+import type { OrchestrationIdentities } from '../turn/orchestration-identities.js';
 import { SerialFetches } from './serial-fetches.js';
 import { runSlot } from './slot-loop.js';
 import { TurnBatchAcks } from './turn-batch-acks.js';
@@ -106,10 +106,7 @@ export class OrchestrationDispatcher {
       fetched.value.map((turn) => turn.lockToken),
       this.activityHandoff,
     );
-    const deps: TurnDependencies = {
-      ...this.deps,
-      acknowledgeTurn: (lockToken, commit) => acks.acknowledge({ lockToken, ...commit }),
-    };
+    const deps: TurnDependencies = { ...this.deps, commits: acks };
     const settled = await Promise.allSettled(
       fetched.value.map((turn) =>
         this.process(turn, deps).finally(() => acks.finish(turn.lockToken)),

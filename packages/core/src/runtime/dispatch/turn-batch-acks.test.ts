@@ -47,11 +47,11 @@ describe('TurnBatchAcks', () => {
     const { calls, ackOrchestrationItems } = recorder();
     const acks = new TurnBatchAcks(ackOrchestrationItems, ['a', 'b', 'c'], null);
 
-    const a = acks.acknowledge(turn('a'));
-    const b = acks.acknowledge(turn('b'));
+    const a = acks.commit('a', turn('a'));
+    const b = acks.commit('b', turn('b'));
     await nextTick();
     expect(calls).toEqual([]);
-    const c = acks.acknowledge(turn('c'));
+    const c = acks.commit('c', turn('c'));
     await Promise.all([a, b, c]);
 
     expect(calls).toEqual([['a', 'b', 'c']]);
@@ -61,7 +61,7 @@ describe('TurnBatchAcks', () => {
     const { calls, ackOrchestrationItems } = recorder();
     const acks = new TurnBatchAcks(ackOrchestrationItems, ['a', 'b'], null);
 
-    const a = acks.acknowledge(turn('a'));
+    const a = acks.commit('a', turn('a'));
     acks.finish('b');
     await a;
 
@@ -72,8 +72,8 @@ describe('TurnBatchAcks', () => {
     const { ackOrchestrationItems } = recorder(['b']);
     const acks = new TurnBatchAcks(ackOrchestrationItems, ['a', 'b'], null);
 
-    const a = acks.acknowledge(turn('a'));
-    const b = acks.acknowledge(turn('b'));
+    const a = acks.commit('a', turn('a'));
+    const b = acks.commit('b', turn('b'));
 
     await expect(a).resolves.toBeUndefined();
     await expect(b).rejects.toThrow(/Invalid lock token/);
@@ -82,12 +82,12 @@ describe('TurnBatchAcks', () => {
   it('sends an acknowledgement made after the batch went out on its own', async () => {
     const { calls, ackOrchestrationItems } = recorder(['a']);
     const acks = new TurnBatchAcks(ackOrchestrationItems, ['a', 'b'], null);
-    const first = acks.acknowledge(turn('a'));
-    await acks.acknowledge(turn('b'));
+    const first = acks.commit('a', turn('a'));
+    await acks.commit('b', turn('b'));
     await expect(first).rejects.toThrow();
 
     // The failed turn records its failure: that commit goes out alone.
-    await acks.acknowledge(turn('b2'));
+    await acks.commit('b2', turn('b2'));
 
     expect(calls).toEqual([['a', 'b'], ['b2']]);
   });
@@ -152,8 +152,8 @@ describe('TurnBatchAcks with an activity handoff', () => {
     const acks = new TurnBatchAcks(ackOrchestrationItems, ['a', 'b'], worker);
 
     await Promise.all([
-      acks.acknowledge(scheduling('a', [1, 2])),
-      acks.acknowledge(scheduling('b', [1, 2, 3])),
+      acks.commit('a', scheduling('a', [1, 2])),
+      acks.commit('b', scheduling('b', [1, 2, 3])),
     ]);
     await nextTick();
 
@@ -165,9 +165,10 @@ describe('TurnBatchAcks with an activity handoff', () => {
   it('claims nothing for turns that schedule no activity, or when the worker has no room', async () => {
     const { calls, ackOrchestrationItems } = recorder();
     const idle = handoff(5);
-    await new TurnBatchAcks(ackOrchestrationItems, ['a'], idle.worker).acknowledge(turn('a'));
+    await new TurnBatchAcks(ackOrchestrationItems, ['a'], idle.worker).commit('a', turn('a'));
     const full = handoff(0);
-    await new TurnBatchAcks(ackOrchestrationItems, ['b'], full.worker).acknowledge(
+    await new TurnBatchAcks(ackOrchestrationItems, ['b'], full.worker).commit(
+      'b',
       scheduling('b', [1]),
     );
 
@@ -181,7 +182,7 @@ describe('TurnBatchAcks with an activity handoff', () => {
     const failing = () => Promise.reject(new Error('connection lost'));
     const acks = new TurnBatchAcks(failing, ['a'], worker);
 
-    await expect(acks.acknowledge(scheduling('a', [1]))).rejects.toThrow('connection lost');
+    await expect(acks.commit('a', scheduling('a', [1]))).rejects.toThrow('connection lost');
     await nextTick();
 
     expect(adopted).toEqual([[]]);

@@ -1,8 +1,10 @@
 import type {
   OrchestrationItemAck,
   OrchestrationItemAckOutcome,
+  OrchestrationTurnCommit,
 } from '../../provider/orchestration-item.js';
 import type { Provider } from '../../provider/provider.js';
+import type { TurnCommits } from '../turn/turn-commit.js';
 import { sendTogether, type QueuedAck } from './batch-call.js';
 import type { ActivityHandoff } from './activity-handoff.js';
 
@@ -10,13 +12,13 @@ import type { ActivityHandoff } from './activity-handoff.js';
  * Commits the turns of one fetched batch together, with the provider's `ackOrchestrationItems`.
  * A turn's acknowledgement waits until every turn of the batch has acknowledged or finished, and
  * then they all go out in one call; each still succeeds or fails on its own. Acknowledgements
- * that come later (a retry, the failure a turn records after a failed ack) go out at the next
- * turn of the event loop, together with any others then waiting. With a `handoff`, a call whose
+ * that come later (a retry, the failure a turn records after a failed ack) go out from the next
+ * `setImmediate` callback, together with any others then waiting. With a `handoff`, a call whose
  * turns schedule activities asks for them to be written claimed when the runtime's worker has
  * room for them all, and hands those to the worker.
  * @internal
  */
-export class TurnBatchAcks {
+export class TurnBatchAcks implements TurnCommits {
   /** Lock tokens of the batch's turns that have neither acknowledged nor finished. */
   private readonly waitingFor: Set<string>;
   private pending: QueuedAck<OrchestrationItemAck>[] = [];
@@ -32,11 +34,11 @@ export class TurnBatchAcks {
   }
 
   /** Queues one turn's commit; resolves once it committed, rejects with its own error. */
-  acknowledge(ack: OrchestrationItemAck): Promise<void> {
+  commit(lockToken: string, commit: OrchestrationTurnCommit): Promise<void> {
     const queued = new Promise<void>((resolve, reject) => {
-      this.pending.push({ ack, resolve, reject });
+      this.pending.push({ ack: { lockToken, ...commit }, resolve, reject });
     });
-    this.finish(ack.lockToken);
+    this.finish(lockToken);
     return queued;
   }
 

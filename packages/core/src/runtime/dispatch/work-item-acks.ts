@@ -3,15 +3,15 @@ import type { WorkItemAck } from '../../provider/orchestration-item.js';
 import type { Provider } from '../../provider/provider.js';
 import { sendTogether, type QueuedAck } from './batch-call.js';
 
-/** Acknowledges one activity: resolves once its ack committed, rejects when it did not. @internal */
-export type AcknowledgeWorkItem = (lockToken: string, completion: WorkItem | null) => Promise<void>;
-
 /** One running activity, as the acknowledger follows it. @internal */
 export interface TrackedActivity {
-  /** Acknowledges the activity (at most once; it then counts as finished). */
-  readonly acknowledge: AcknowledgeWorkItem;
+  /**
+   * Acknowledges the activity (it then counts as finished): resolves once the ack committed,
+   * rejects when it did not.
+   */
+  acknowledge(lockToken: string, completion: WorkItem | null): Promise<void>;
   /** Marks the activity finished whether or not it was acknowledged (call it in any case). */
-  readonly finish: () => void;
+  finish(): void;
 }
 
 interface PendingAck extends QueuedAck<WorkItemAck> {
@@ -60,7 +60,7 @@ export class WorkItemAcks {
       else this.running.delete(execution);
       this.considerFlush();
     };
-    const acknowledge: AcknowledgeWorkItem = (lockToken, completion) => {
+    const acknowledge = (lockToken: string, completion: WorkItem | null): Promise<void> => {
       if (this.ackWorkItems === undefined) {
         finish();
         return this.provider.ackWorkItem(lockToken, completion);

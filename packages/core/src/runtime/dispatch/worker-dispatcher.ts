@@ -62,7 +62,7 @@ export class WorkerDispatcher implements ActivityHandoff {
   private batched = false;
 
   constructor(
-    private readonly deps: Omit<ActivityDependencies, 'acknowledge'>,
+    private readonly deps: Omit<ActivityDependencies, 'tracked'>,
     /** Names this runtime's workers (`work-<place>-<runtime>`), unless `workerNodeId` does. */
     private readonly runtimeId: string,
     private readonly stop: AbortSignal,
@@ -266,7 +266,7 @@ export class WorkerDispatcher implements ActivityHandoff {
     const tracked = this.acks.track(item.instance, item.executionId);
     const deps: ActivityDependencies = {
       ...this.deps,
-      acknowledge: tracked.acknowledge,
+      tracked,
       logger: withLogFields(logger, {
         instanceId: item.instance,
         executionId: item.executionId,

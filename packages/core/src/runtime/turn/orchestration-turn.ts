@@ -5,7 +5,7 @@ import type {
   OrchestrationItem,
   ScheduledActivityIdentifier,
 } from '../../provider/orchestration-item.js';
-import type { OrchestrationIdentity } from '../dispatch/orchestration-identities.js';
+import type { OrchestrationIdentity } from './orchestration-identities.js';
 import { limitViolation } from '../limits.js';
 import { newEvent } from '../runtime-version.js';
 import { unregisteredBackoffMs } from '../runtime-options.js';

@@ -12,6 +12,33 @@ import type { RuntimeTracing } from '../runtime-tracing.js';
 import type { OrchestrationRegistry } from '../registry.js';
 import type { ResolvedRuntimeOptions } from '../runtime-options.js';
 
+/**
+ * Where a turn's commit goes: the provider's `ackOrchestrationItem` for a turn fetched alone,
+ * or the batch of turns a dispatcher slot fetched together (see `TurnBatchAcks`). Resolves once
+ * the turn committed, rejects with the provider's error when it did not.
+ * @internal
+ */
+export interface TurnCommits {
+  commit(lockToken: string, commit: OrchestrationTurnCommit): Promise<void>;
+}
+
+/** Commits each turn on its own with the provider's `ackOrchestrationItem`. @internal */
+export class SingleTurnCommits implements TurnCommits {
+  constructor(private readonly provider: Provider) {}
+
+  commit(lockToken: string, commit: OrchestrationTurnCommit): Promise<void> {
+    return this.provider.ackOrchestrationItem(
+      lockToken,
+      commit.executionId,
+      commit.historyDelta,
+      commit.workerItems,
+      commit.orchestratorItems,
+      commit.metadata,
+      commit.cancelledActivities,
+    );
+  }
+}
+
 /** What turn processing needs from the runtime. @internal */
 export interface TurnDependencies {
   readonly provider: Provider;
@@ -20,11 +47,8 @@ export interface TurnDependencies {
   readonly logger: Logger;
   readonly metrics: RuntimeMetrics;
   readonly tracing: RuntimeTracing;
-  /**
-   * Commits a turn in place of `provider.ackOrchestrationItem`, with the same outcome: how a
-   * dispatcher slot that fetched several turns commits them together.
-   */
-  readonly acknowledgeTurn?: (lockToken: string, commit: OrchestrationTurnCommit) => Promise<void>;
+  /** Where this turn's commit goes. */
+  readonly commits: TurnCommits;
 }
 
 /**
@@ -76,17 +100,7 @@ export async function ackTurn(
   commit: OrchestrationTurnCommit,
 ): Promise<ProviderError | null> {
   const failure = await callWithRetries('ack_orchestration_item', () =>
-    deps.acknowledgeTurn !== undefined
-      ? deps.acknowledgeTurn(lockToken, commit)
-      : deps.provider.ackOrchestrationItem(
-          lockToken,
-          commit.executionId,
-          commit.historyDelta,
-          commit.workerItems,
-          commit.orchestratorItems,
-          commit.metadata,
-          commit.cancelledActivities,
-        ),
+    deps.commits.commit(lockToken, commit),
   );
   if (failure === null) return null;
   deps.metrics.increment('orchAckFailures');

@@ -5,7 +5,7 @@ import {
   type PruneOptions,
   type PruneResult,
 } from '@duro/core';
-import type { ProviderDatabase } from '../../provider-database.js';
+import type { ProviderDatabase } from '../../database/provider-database.js';
 import { deleteInstancesAtomic } from './delete-instances-atomic.js';
 import { listChildren } from './list-children.js';
 import { pruneExecutions } from './prune-executions.js';

@@ -1,7 +1,7 @@
 import { ProviderError, type ExecutionInfo } from '@duro/core';
-import type { ProviderDatabase } from '../../provider-database.js';
-import { readOptionalRow } from '../../rows.js';
-import type { Statement } from '../../statement.js';
+import type { ProviderDatabase } from '../../database/provider-database.js';
+import { readOptionalRow } from '../../database/rows.js';
+import type { Statement } from '../../database/statement.js';
 import { readExecutionStatus } from './get-instance-info.js';
 
 const GET_EXECUTION_INFO: Statement = {

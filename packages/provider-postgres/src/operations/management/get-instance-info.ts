@@ -1,7 +1,7 @@
 import { ProviderError, type ExecutionStatus, type InstanceInfo } from '@duro/core';
-import type { ProviderDatabase } from '../../provider-database.js';
-import { readOptionalRow, type RowReader } from '../../rows.js';
-import type { Statement } from '../../statement.js';
+import type { ProviderDatabase } from '../../database/provider-database.js';
+import { readOptionalRow, type RowReader } from '../../database/rows.js';
+import type { Statement } from '../../database/statement.js';
 
 const GET_INSTANCE_INFO: Statement = {
   operation: 'get_instance_info',

@@ -1,7 +1,7 @@
 import { ProviderError } from '@duro/core';
-import type { ProviderDatabase } from '../../provider-database.js';
-import { readRows } from '../../rows.js';
-import type { Statement } from '../../statement.js';
+import type { ProviderDatabase } from '../../database/provider-database.js';
+import { readRows } from '../../database/rows.js';
+import type { Statement } from '../../database/statement.js';
 
 const LATEST_EXECUTION_ID: Statement = {
   operation: 'latest_execution_id',

@@ -1,7 +1,7 @@
 import type { PruneOptions, PruneResult } from '@duro/core';
-import type { ProviderDatabase } from '../../provider-database.js';
-import { readOptionalRow } from '../../rows.js';
-import type { Statement } from '../../statement.js';
+import type { ProviderDatabase } from '../../database/provider-database.js';
+import { readOptionalRow } from '../../database/rows.js';
+import type { Statement } from '../../database/statement.js';
 
 const PRUNE_EXECUTIONS: Statement = {
   operation: 'prune_executions',

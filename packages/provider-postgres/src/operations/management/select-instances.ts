@@ -1,7 +1,7 @@
 import type { InstanceFilter } from '@duro/core';
-import type { ProviderDatabase } from '../../provider-database.js';
-import { readRows } from '../../rows.js';
-import type { Statement } from '../../statement.js';
+import type { ProviderDatabase } from '../../database/provider-database.js';
+import { readRows } from '../../database/rows.js';
+import type { Statement } from '../../database/statement.js';
 
 /** How many instances a bulk operation selects when the filter sets no limit (duroxide-pg's). */
 const DEFAULT_BULK_LIMIT = 1000;

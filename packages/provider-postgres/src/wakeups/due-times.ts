@@ -1,4 +1,4 @@
-import type { QueueDueTimes } from './operations/read-queue-due-times.js';
+import type { QueueDueTimes } from '../operations/read-queue-due-times.js';
 
 /** How many due times this provider's own writes announced are kept per queue. */
 const MAX_NOTED_DUE_TIMES = 256;

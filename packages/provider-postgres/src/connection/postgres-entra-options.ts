@@ -5,7 +5,7 @@ import {
   resolveProviderOptions,
   type PostgresProviderOptions,
   type ResolvedProviderOptions,
-} from './postgres-provider-options.js';
+} from '../postgres-provider-options.js';
 import type { PostgresSslOptions } from './postgres-ssl-options.js';
 
 /**

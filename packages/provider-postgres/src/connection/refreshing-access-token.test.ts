@@ -1,6 +1,6 @@
 import type { LogFields, Logger } from '@duro/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AccessTokenError } from './access-token-error.js';
+import { AccessTokenError } from '../database/access-token-error.js';
 import type { EntraAccessToken } from './postgres-entra-options.js';
 import { RefreshingAccessToken } from './refreshing-access-token.js';
 

@@ -1,4 +1,4 @@
-import { AccessTokenError } from './access-token-error.js';
+import { AccessTokenError } from '../database/access-token-error.js';
 import type { EntraCredential } from './postgres-entra-options.js';
 
 /**

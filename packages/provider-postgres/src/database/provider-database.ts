@@ -14,7 +14,7 @@ import {
   type FailureSubject,
   type KnownFailure,
 } from './errors.js';
-import type { SchemaNames } from './migrations/schema-sql.js';
+import type { SchemaNames } from '../migrations/schema-sql.js';
 import { forSchema, type SchemaStatement, type Statement } from './statement.js';
 
 /** Parameters of a statement, or a function of the caller's clock giving them. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ENTRA_AUDIENCE, resolveEntraOptions } from './postgres-entra-options.js';
-import { resolveProviderOptions } from './postgres-provider-options.js';
+import { resolveProviderOptions } from '../postgres-provider-options.js';
 
 const credential = { getToken: async () => null };
 

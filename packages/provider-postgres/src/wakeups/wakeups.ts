@@ -1,7 +1,7 @@
 import { QueueDueTimesCache } from './due-times.js';
-import type { QueueDueTimes } from './operations/read-queue-due-times.js';
+import type { QueueDueTimes } from '../operations/read-queue-due-times.js';
 import { QueueWaiters, type Waiter, type WaitScope } from './queue-waiters.js';
-import type { WakeupQueue } from './wakeup-channel.js';
+import type { WakeupQueue } from '../wakeup-channel.js';
 import type { WakeupListener, WakeupSignal } from './wakeup-listener.js';
 
 /** How often a queue with idle fetches is polled while the listening connection is down, ms. */

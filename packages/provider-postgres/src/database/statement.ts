@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { SchemaNames } from './migrations/schema-sql.js';
+import type { SchemaNames } from '../migrations/schema-sql.js';
 
 /** PostgreSQL's identifier limit, which also bounds prepared-statement names. */
 const MAX_NAME_BYTES = 63;

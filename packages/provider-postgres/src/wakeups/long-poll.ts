@@ -1,5 +1,5 @@
 import type { WaitScope } from './queue-waiters.js';
-import type { WakeupQueue } from './wakeup-channel.js';
+import type { WakeupQueue } from '../wakeup-channel.js';
 import type { Wakeups } from './wakeups.js';
 
 /**

@@ -1,14 +1,14 @@
 import pg from 'pg';
-import { AccessTokenError } from './access-token-error.js';
+import { AccessTokenError } from '../database/access-token-error.js';
 import { sessionConfig, type ConnectionTarget } from './connection-target.js';
-import { sqlState, toProviderError } from './errors.js';
-import { readLedger } from './migrations/migration-ledger.js';
-import { MigrationError } from './migrations/migration-error.js';
-import { runMigrations } from './migrations/migration-runner.js';
-import { claimCommitClause } from './operations/claim-commit.js';
-import { schemaNames, type SchemaNames } from './migrations/schema-sql.js';
-import type { ResolvedProviderOptions } from './postgres-provider-options.js';
-import { ProviderDatabase, type ConnectionSource } from './provider-database.js';
+import { sqlState, toProviderError } from '../database/errors.js';
+import { readLedger } from '../migrations/migration-ledger.js';
+import { MigrationError } from '../migrations/migration-error.js';
+import { runMigrations } from '../migrations/migration-runner.js';
+import { claimCommitClause } from '../database/claim-commit.js';
+import { schemaNames, type SchemaNames } from '../migrations/schema-sql.js';
+import type { ResolvedProviderOptions } from '../postgres-provider-options.js';
+import { ProviderDatabase, type ConnectionSource } from '../database/provider-database.js';
 
 /** What a provider is built from once connected. @internal */
 export interface ProviderConnection {

@@ -1,5 +1,5 @@
 import type { Logger } from '@duro/core';
-import { AccessTokenError } from './access-token-error.js';
+import { AccessTokenError } from '../database/access-token-error.js';
 import type { EntraAccessToken } from './postgres-entra-options.js';
 
 /** Gets a new token; `null` means the credential had none. @internal */

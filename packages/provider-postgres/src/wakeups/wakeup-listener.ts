@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { WakeupQueue } from './wakeup-channel.js';
+import type { WakeupQueue } from '../wakeup-channel.js';
 
 /** First wait before reconnecting a lost listening connection, ms; doubles up to the maximum. */
 const RECONNECT_INITIAL_DELAY_MS = 100;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AccessTokenError } from './access-token-error.js';
+import { AccessTokenError } from '../database/access-token-error.js';
 import { loadDefaultAzureCredential } from './default-azure-credential.js';
 
 describe('the default credential', () => {
