@@ -98,7 +98,7 @@ import {
 } from './postgres-provider-options.js';
 import type { ProviderDatabase } from './database/provider-database.js';
 import { QueueVacuum } from './queue-vacuum.js';
-import { SameTurnGroups } from './same-turn-groups.js';
+import { TickBatches } from './tick-batches.js';
 import { wakeupChannel } from './wakeup-channel.js';
 import { WakeupListener } from './wakeups/wakeup-listener.js';
 import { Wakeups } from './wakeups/wakeups.js';
@@ -141,8 +141,8 @@ export class PostgresProvider implements Provider, ProviderAdmin {
   readonly #db: ProviderDatabase;
   readonly #wakeups: Wakeups;
   readonly #queueVacuum: QueueVacuum;
-  /** The messages enqueued for instances, sent together per turn of the event loop. */
-  readonly #orchestratorEnqueues: SameTurnGroups<OrchestratorMessage, number>;
+  /** The messages enqueued for instances, sent together per tick of the event loop. */
+  readonly #orchestratorEnqueues: TickBatches<OrchestratorMessage, number>;
   readonly #claims: ClaimLedger;
   /** The histories of the instances this provider ran; `null` when the cache is off. */
   readonly #histories: HistoryCache | null;
@@ -167,7 +167,7 @@ export class PostgresProvider implements Provider, ProviderAdmin {
       worker: wakeupChannel(connection.schema, 'worker'),
     };
     this.#queueVacuum = new QueueVacuum(this.#db, options.queueVacuumIntervalMs);
-    this.#orchestratorEnqueues = new SameTurnGroups(
+    this.#orchestratorEnqueues = new TickBatches(
       {
         alone: (message) => enqueueOrchestratorWork(this.#db, message),
         together: (messages) => enqueueOrchestratorWorkTogether(this.#db, messages),
@@ -464,7 +464,7 @@ export class PostgresProvider implements Provider, ProviderAdmin {
   /**
    * {@inheritDoc @duro/core#Provider.enqueueForOrchestrator}
    *
-   * The calls made in one turn of the event loop are committed together, in one statement (each
+   * The calls made in one tick of the event loop are committed together, in one statement (each
    * still succeeds or fails on its own).
    */
   async enqueueForOrchestrator(item: WorkItem, delayMs: number | null): Promise<void> {

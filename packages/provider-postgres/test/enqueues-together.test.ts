@@ -4,7 +4,7 @@ import type { PostgresProvider } from '../src/index.js';
 import { useTestDatabase } from './support/test-database.js';
 import { startOrchestration } from './support/turns.js';
 
-// The provider sends the enqueueForOrchestrator calls of one turn of the event loop in one
+// The provider sends the enqueueForOrchestrator calls of one tick of the event loop in one
 // statement. A row's xmin names the transaction that wrote it, so the tests read from it how
 // the calls were committed.
 const database = useTestDatabase();

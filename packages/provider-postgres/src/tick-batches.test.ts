@@ -1,6 +1,6 @@
 import { ProviderError } from '@duro/core';
 import { describe, expect, it } from 'vitest';
-import { SameTurnGroups } from './same-turn-groups.js';
+import { TickBatches } from './tick-batches.js';
 
 /** Groups whose senders record what they were given and answer with `together`'s outcome. */
 function recordingGroups(
@@ -8,7 +8,7 @@ function recordingGroups(
   maxGroupSize = 10,
 ) {
   const sent: string[][] = [];
-  const groups = new SameTurnGroups<string, string>(
+  const groups = new TickBatches<string, string>(
     {
       alone: (request) => {
         sent.push([request]);
@@ -26,8 +26,8 @@ function recordingGroups(
   return { groups, sent };
 }
 
-describe('SameTurnGroups', () => {
-  it('sends the requests of one turn together, and those of a later turn apart', async () => {
+describe('TickBatches', () => {
+  it('sends the requests of one tick together, and those of a later tick apart', async () => {
     const { groups, sent } = recordingGroups((requests) =>
       Promise.resolve(requests.map((request) => `${request} together`)),
     );
@@ -39,7 +39,7 @@ describe('SameTurnGroups', () => {
     expect(sent).toEqual([['a', 'b'], ['c']]);
   });
 
-  it('sends a turn with more requests than a group holds as groups one after another', async () => {
+  it('sends a tick with more requests than a group holds as groups one after another', async () => {
     let inFlight = 0;
     let most = 0;
     const { groups, sent } = recordingGroups(async (requests) => {

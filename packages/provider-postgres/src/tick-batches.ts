@@ -7,8 +7,8 @@ interface Pending<Request, Result> {
   readonly reject: (error: unknown) => void;
 }
 
-/** How {@link SameTurnGroups} sends requests. @internal */
-export interface GroupSenders<Request, Result> {
+/** How {@link TickBatches} sends requests. @internal */
+export interface BatchSenders<Request, Result> {
   /** Sends one request in a statement of its own. */
   readonly alone: (request: Request) => Promise<Result>;
   /** Sends several requests in one statement, in the order given; one result per request. */
@@ -16,11 +16,11 @@ export interface GroupSenders<Request, Result> {
 }
 
 /**
- * Sends the requests made in one turn of the event loop as one statement (or, past
- * `maxGroupSize`, as several in a row), so that callers who write at the same moment (a process
+ * Sends the requests made in one tick of the event loop (before it next runs a callback) as one
+ * statement (or, past `maxGroupSize`, as several in a row), so that callers who write at the same moment (a process
  * starting a burst of instances, the instances finished by one batch ack starting their
  * successors) share one transaction and its commit instead of paying one each. A lone request
- * waits only for the end of the current turn.
+ * waits only for the end of the current tick.
  *
  * Each caller still gets its own outcome. When a group's statement fails for good (a
  * non-retryable `ProviderError`: nothing was committed), its requests are sent again one at a
@@ -29,24 +29,24 @@ export interface GroupSenders<Request, Result> {
  * would have alone: sending again could write twice.
  * @internal
  */
-export class SameTurnGroups<Request, Result> {
-  readonly #senders: GroupSenders<Request, Result>;
+export class TickBatches<Request, Result> {
+  readonly #senders: BatchSenders<Request, Result>;
   readonly #maxGroupSize: number;
   #pending: Pending<Request, Result>[] = [];
   #scheduled: NodeJS.Immediate | null = null;
   readonly #inFlight = new Set<Promise<void>>();
 
   /**
-   * @param maxGroupSize the most requests one statement carries: a turn with more sends them as
+   * @param maxGroupSize the most requests one statement carries: a tick with more sends them as
    * several statements, one after another, so a burst neither builds one huge transaction nor
    * takes every connection of the pool.
    */
-  constructor(senders: GroupSenders<Request, Result>, maxGroupSize: number) {
+  constructor(senders: BatchSenders<Request, Result>, maxGroupSize: number) {
     this.#senders = senders;
     this.#maxGroupSize = maxGroupSize;
   }
 
-  /** Queues `request` for this turn's group; settles with its own outcome. */
+  /** Queues `request` for this tick's group; settles with its own outcome. */
   send(request: Request): Promise<Result> {
     const outcome = new Promise<Result>((resolve, reject) => {
       this.#pending.push({ request, resolve, reject });
