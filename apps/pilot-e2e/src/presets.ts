@@ -14,6 +14,8 @@ const RUNTIME: SwarmConfig['runtime'] = {
   maxSessionsPerRuntime: 50,
   sessionIdleTimeoutMs: 10_000,
   poolSize: 6,
+  // PostgresProvider's default.
+  idlePollIntervalMs: 5_000,
   shutdownTimeoutMs: 5_000,
 };
 
@@ -42,6 +44,8 @@ const LIGHT_CHAOS: ChaosConfig = {
   freezeOvershootMs: 2_500,
   connectionDrops: 2,
   rollingRestarts: 0,
+  serverRestarts: 0,
+  serverDownMs: 500,
   restartDelayMs: 300,
 };
 
@@ -50,6 +54,7 @@ const LIMITS: SwarmConfig['limits'] = {
   maxAttemptCount: 6,
   maxEventsPerExecution: 2_000,
   maxBytesPerExecution: 800 * 1024,
+  claimAllowanceMs: 1_000,
 };
 
 const DEFAULT: SwarmConfig = {

@@ -13,7 +13,9 @@ const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 export const INVARIANT_NAMES = [
   'sessions-complete',
   'delivered-once-in-order',
+  'claims-observed',
   'no-expired-lease',
+  'no-stall',
   'no-ack-loop',
   'attempts-bounded',
   'queues-drained',

@@ -1,20 +1,23 @@
 import type { MetricsSnapshot } from '@duro/core';
 import type { FreezeWindow } from '../chaos/chaos-context.js';
-import type { AuditRecord } from '../observe/audit-log.js';
-import type { LeaseFigures } from '../observe/lease-stats.js';
+import type { AuditTrail } from '../observe/audit-records.js';
 import type { InstanceRow } from '../roles/swarm-database.js';
-import type { InvariantLimits } from '../swarm-config.js';
+import type { SwarmConfig } from '../swarm-config.js';
 import { sessionKey } from '../workload/client-load.js';
 import type { SessionInput, SessionSummary } from '../workload/session-input.js';
 import type { SessionPlan } from '../workload/session-plan.js';
 import { checkAttemptsBounded } from './attempts-bounded.js';
+import type { WorkerLife } from './claim-holds.js';
+import { checkClaimsObserved, type RuntimeClaimCounts } from './claims-observed.js';
 import { checkDeliveredOnceInOrder } from './delivered-once-in-order.js';
 import { checkHistoryBounded, type HistorySizes } from './history-bounded.js';
 import type { InstanceOutcome } from './instance-outcome.js';
 import type { InvariantResult } from './invariant-result.js';
+import type { Interval } from './interval-union.js';
 import { checkNoAckLoop } from './no-ack-loop.js';
 import { checkNoExpiredLease } from './no-expired-lease.js';
 import { checkQueuesDrained, type QueueLeftovers } from './queues-drained.js';
+import { checkNoStall, stallBounds } from './no-stall.js';
 import { checkSessionsComplete } from './sessions-complete.js';
 
 /** Everything the end-of-run checks look at. */
@@ -25,9 +28,16 @@ export interface RunEvidence {
   readonly instances: ReadonlyMap<string, readonly InstanceRow[]>;
   readonly clientSent: ReadonlyMap<string, number>;
   readonly failedSends: readonly string[];
-  readonly audit: readonly AuditRecord[];
+  /** What the workers' observers recorded. */
+  readonly audit: AuditTrail;
+  /** Claims and records the observers could not write. */
+  readonly unobserved: number;
+  /** What each worker's runtime counted it took up. */
+  readonly runtimeCounts: readonly RuntimeClaimCounts[];
+  readonly lives: readonly WorkerLife[];
   readonly freezes: readonly FreezeWindow[];
-  readonly leases: Readonly<Record<'orchestrator' | 'worker', LeaseFigures>>;
+  /** Spans during which the database server was down. */
+  readonly outages: readonly Interval[];
   readonly metrics: MetricsSnapshot | null;
   readonly queues: readonly QueueLeftovers[];
   readonly history: HistorySizes;
@@ -73,14 +83,18 @@ export function instanceOutcomes(evidence: RunEvidence): {
 }
 
 /** Runs every invariant, in the order the report lists them. */
-export function checkInvariants(evidence: RunEvidence, limits: InvariantLimits): InvariantResult[] {
+export function checkInvariants(evidence: RunEvidence, config: SwarmConfig): InvariantResult[] {
   const { outcomes, unplanned } = instanceOutcomes(evidence);
+  const { limits } = config;
+  const { audit } = evidence;
   return [
     checkSessionsComplete(outcomes, unplanned),
     checkDeliveredOnceInOrder(outcomes, evidence.clientSent, evidence.failedSends),
-    checkNoExpiredLease(evidence.audit, evidence.freezes, evidence.leases),
-    checkNoAckLoop(evidence.audit, limits.maxLockTokenAckFailuresPerMessage),
-    checkAttemptsBounded(evidence.audit, evidence.metrics, limits.maxAttemptCount),
+    checkClaimsObserved(audit.claims, evidence.runtimeCounts, evidence.unobserved),
+    checkNoExpiredLease(audit.claims, evidence.freezes, evidence.outages),
+    checkNoStall(evidence, stallBounds(config)),
+    checkNoAckLoop(audit, limits.maxLockTokenAckFailuresPerMessage),
+    checkAttemptsBounded(audit.claims, evidence.metrics, limits.maxAttemptCount),
     checkQueuesDrained(evidence.queues),
     checkHistoryBounded(
       evidence.history,

@@ -52,6 +52,7 @@ export function checkDeliveredOnceInOrder(
       }
     }
   }
+  if (checked === 0) violations.push('no session completed: there was nothing to judge');
   return invariantResult(
     'delivered-once-in-order',
     `${clientMessages} client messages and ${childUpdates} child updates checked in ${checked} sessions`,

@@ -32,6 +32,7 @@ export function checkSessionsComplete(
     }
   }
   for (const id of unplanned) violations.push(`${id} exists but no plan names it`);
+  if (outcomes.length === 0) violations.push('no instance was planned: there was nothing to judge');
   const completed = byStatus.get('Completed') ?? 0;
   return invariantResult(
     'sessions-complete',

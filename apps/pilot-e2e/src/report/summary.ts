@@ -10,7 +10,7 @@ export function formatSummary(report: RunReport): string {
   const { sessions, throughput, fleet, clients, leases } = report;
   lines.push(
     `pilot-e2e ${report.preset}: ${report.passed ? 'PASSED' : 'FAILED'} in ${seconds(report.durationMs)}`,
-    `database    PostgreSQL ${report.database.serverVersion} (${report.database.route}), schemas ${report.schemas.join(', ')}`,
+    `database    PostgreSQL ${report.database.serverVersion} (${report.database.route}, ${report.database.durability}), schemas ${report.schemas.join(', ')}`,
     `workload    ${sessions.roots} root sessions, ${sessions.instances} instances, ${sessions.completed} completed in ${seconds(report.workloadMs)}`,
     `clients     ${clients.messagesSent} messages in ${clients.bursts} bursts (${clients.continueAsNewBursts} timed to continue-as-new)`,
     `throughput  ${throughput.orchestrationTurnsPerSecond.toFixed(1)} turns/s, ${throughput.activitiesPerSecond.toFixed(1)} activities/s, ${throughput.messagesPerSecond.toFixed(1)} messages/s, ${throughput.instancesCompletedPerSecond.toFixed(2)} instances/s`,

@@ -43,6 +43,15 @@ export class SwarmDatabase {
     return result.rows[0]?.server_version ?? 'unknown';
   }
 
+  /** The server's durability settings, as `name=value` pairs. */
+  async durability(): Promise<string> {
+    const result = await this.pool.query<{ name: string; setting: string }>(
+      `SELECT name, setting FROM pg_settings
+       WHERE name IN ('fsync', 'synchronous_commit', 'full_page_writes') ORDER BY name`,
+    );
+    return result.rows.map((row) => `${row.name}=${row.setting}`).join(' ');
+  }
+
   /** Counts of instances per current status. */
   async statusCounts(schema: string): Promise<Map<string, number>> {
     const result = await this.pool.query<{ status: string; count: string }>(

@@ -6,7 +6,8 @@ import { SESSION_ORCHESTRATION, SESSION_QUEUE, type SessionPlan } from './sessio
 import { initialSessionInput, type SessionKnobs } from './session-input.js';
 
 const TICK_MS = 100;
-const ENQUEUE_ATTEMPTS = 5;
+/** How long a client keeps retrying one enqueue (a database restart takes seconds), ms. */
+const ENQUEUE_DEADLINE_MS = 60_000;
 const START_CONCURRENCY = 8;
 
 /** A root session and the schema (client) it lives in. */
@@ -159,16 +160,17 @@ export class ClientLoad {
 
   private async enqueue(sender: SessionSender, message: ClientMessage): Promise<void> {
     const { plan, schema } = sender.root;
+    const deadline = Date.now() + ENQUEUE_DEADLINE_MS;
     for (let attempt = 1; ; attempt += 1) {
       try {
         await sender.client.enqueueEvent(plan.id, SESSION_QUEUE, message);
         return;
       } catch (error) {
-        if (attempt >= ENQUEUE_ATTEMPTS) {
+        if (Date.now() > deadline) {
           this.failedSends.push(`${schema}/${plan.id} #${message.seq}: ${String(error)}`);
           return;
         }
-        await sleep(50 * attempt);
+        await sleep(Math.min(50 * attempt, 1_000));
       }
     }
   }

@@ -1,0 +1,195 @@
+import { describe, expect, it } from 'vitest';
+import type { AuditTrail } from '../observe/audit-records.js';
+import type { WorkerLife } from './claim-holds.js';
+import { checkNoStall, type StallBounds, type StallEvidence } from './no-stall.js';
+import { claimRecord, fetchWait, lockEvent } from './outcomes.test-support.js';
+
+const BOUNDS: StallBounds = {
+  announcedMs: 1_010,
+  silentMs: 6_010,
+  sessionLockTimeoutMs: 5_000,
+  sessionIdleTimeoutMs: 10_000,
+};
+
+const LIVES: WorkerLife[] = [
+  { worker: 'main-w0', pid: 100, startedAtMs: 0, endedAtMs: null },
+  { worker: 'main-w1', pid: 200, startedAtMs: 0, endedAtMs: null },
+];
+
+function evidence(audit: AuditTrail, fields: Partial<StallEvidence> = {}): StallEvidence {
+  return { audit, lives: LIVES, freezes: [], outages: [], ...fields };
+}
+
+/** `main-w1` claims activity `t2` at `claimedAtMs`; it became visible at 1 000 ms. */
+function lateClaim(claimedAtMs: number, fields: Parameters<typeof claimRecord>[0] = {}) {
+  return claimRecord({
+    worker: 'main-w1',
+    life: 200,
+    lockToken: 't2',
+    runnableAtMs: 1_000,
+    claimedAtMs,
+    fetchStartedAtMs: claimedAtMs - 5,
+    lockedUntilMs: claimedAtMs + 3_000,
+    ...fields,
+  });
+}
+
+describe('no-stall', () => {
+  it('passes when work is claimed as soon as it is runnable and every claim ends', () => {
+    const result = checkNoStall(
+      evidence({
+        claims: [claimRecord()],
+        lockEvents: [lockEvent({ kind: 'ack' })],
+        waits: [fetchWait(900, 1_000, { returned: 1 })],
+      }),
+      BOUNDS,
+    );
+    expect(result.passed, result.violations.join('\n')).toBe(true);
+    expect(result.figures.judged).toBe(1);
+  });
+
+  it('fails on a claim that a live worker neither acknowledged nor abandoned', () => {
+    const result = checkNoStall(
+      evidence({
+        claims: [claimRecord({ session: 'session-0000' })],
+        lockEvents: [],
+        waits: [fetchWait(900, 1_000)],
+      }),
+      BOUNDS,
+    );
+    expect(result.name).toBe('no-stall');
+    expect(result.passed).toBe(false);
+    expect(result.violations[0]).toContain(
+      'main-w0 (pid 100, alive until the end) claimed s/session-0000',
+    );
+    expect(result.violations[0]).toContain('neither acknowledged nor abandoned it');
+  });
+
+  it('excuses an unfinished claim whose holder died before its lease ran out', () => {
+    const lives = [{ ...LIVES[0]!, endedAtMs: 2_000 }, LIVES[1]!];
+    const result = checkNoStall(
+      evidence(
+        { claims: [claimRecord()], lockEvents: [], waits: [fetchWait(900, 1_000)] },
+        { lives },
+      ),
+      BOUNDS,
+    );
+    expect(result.passed, result.violations.join('\n')).toBe(true);
+  });
+
+  it('fails when announced work waits past the bound while another worker idles, naming the instance', () => {
+    const claims = [lateClaim(5_000)];
+    const result = checkNoStall(
+      evidence({
+        claims,
+        lockEvents: [
+          lockEvent({ lockToken: 't2', kind: 'ack', atMs: 5_100, worker: 'main-w1', life: 200 }),
+        ],
+        waits: [fetchWait(500, 5_000, { sessionRouting: false })],
+      }),
+      BOUNDS,
+    );
+    expect(result.passed).toBe(false);
+    expect(result.violations[0]).toContain(
+      's/session-0000 activity waited 4000 ms until main-w1 claimed it',
+    );
+    expect(result.violations[0]).toContain(
+      '4000 ms of it while a worker with room was idle (bound 1010 ms',
+    );
+  });
+
+  it('does not count time in which no worker had room', () => {
+    const result = checkNoStall(
+      evidence({
+        claims: [lateClaim(5_000)],
+        lockEvents: [lockEvent({ lockToken: 't2', kind: 'ack', worker: 'main-w1', life: 200 })],
+        waits: [fetchWait(4_500, 5_000)],
+      }),
+      BOUNDS,
+    );
+    expect(result.passed, result.violations.join('\n')).toBe(true);
+    expect(result.figures.longestIdleMs).toBe(500);
+  });
+
+  it('holds work freed by a lease running out to the safety-net bound', () => {
+    const first = claimRecord({ lockedUntilMs: 4_000 });
+    const lost = lockEvent({ kind: 'ack-lost', atMs: 4_500 });
+    const again = (claimedAtMs: number) =>
+      lateClaim(claimedAtMs, { runnableAtMs: 995, attempt: 2 });
+    const judge = (claimedAtMs: number) =>
+      checkNoStall(
+        evidence({
+          claims: [first, again(claimedAtMs)],
+          lockEvents: [
+            lost,
+            lockEvent({ lockToken: 't2', kind: 'ack', worker: 'main-w1', life: 200 }),
+          ],
+          waits: [fetchWait(3_000, claimedAtMs, { worker: 'main-w1', life: 200 })],
+        }),
+        BOUNDS,
+      );
+    expect(judge(9_000).passed).toBe(true);
+    const late = judge(12_000);
+    expect(late.passed).toBe(false);
+    expect(late.violations[0]).toContain("main-w0's lease on it ran out");
+    expect(late.violations[0]).toContain('bound 6010 ms');
+  });
+
+  it('takes a session over only once its dead owner could no longer hold it', () => {
+    const owner = claimRecord({
+      worker: 'main-w1',
+      life: 200,
+      session: 'session-0000',
+      lockToken: 't0',
+      messageKey: 'm0',
+    });
+    const taken = claimRecord({
+      session: 'session-0000',
+      claimedAtMs: 7_500,
+      fetchStartedAtMs: 7_495,
+      lockedUntilMs: 10_500,
+      runnableAtMs: 1_500,
+    });
+    const lives = [LIVES[0]!, { ...LIVES[1]!, endedAtMs: 2_000 }];
+    const result = checkNoStall(
+      evidence(
+        {
+          claims: [owner, taken],
+          lockEvents: [lockEvent({ kind: 'ack', atMs: 7_600 })],
+          waits: [fetchWait(1_000, 7_500)],
+        },
+        { lives },
+      ),
+      BOUNDS,
+    );
+    expect(result.passed, result.violations.join('\n')).toBe(true);
+    expect(result.figures.longestIdleMs).toBe(500);
+  });
+
+  it('does not count a frozen worker or a database that was down as idle', () => {
+    const claims = [lateClaim(5_000)];
+    const audit = {
+      claims,
+      lockEvents: [lockEvent({ lockToken: 't2', kind: 'ack', worker: 'main-w1', life: 200 })],
+      waits: [fetchWait(1_000, 5_000, { sessionRouting: false })],
+    };
+    const frozen = checkNoStall(
+      evidence(audit, { freezes: [{ worker: 'main-w0', fromMs: 1_500, toMs: 4_800 }] }),
+      BOUNDS,
+    );
+    expect(frozen.passed, frozen.violations.join('\n')).toBe(true);
+    const down = checkNoStall(
+      evidence(audit, { outages: [{ fromMs: 1_200, toMs: 4_500 }] }),
+      BOUNDS,
+    );
+    expect(down.passed, down.violations.join('\n')).toBe(true);
+  });
+
+  it('fails a run in which nothing could be judged', () => {
+    const result = checkNoStall(evidence({ claims: [], lockEvents: [], waits: [] }), BOUNDS);
+    expect(result.violations).toEqual([
+      'no claim could be judged: the check saw nothing',
+      'no fetch wait was recorded: idle room was not observed',
+    ]);
+  });
+});
