@@ -28,7 +28,7 @@ Runs duro's end-to-end swarm check: worker processes, long-lived sessions, chaos
 invariants that must hold. Exits 0 when every invariant passed, 1 when one failed, 2 on a bad
 command line, 3 when the run itself could not be carried out.
 
-  --preset NAME              smoke | default | soak | chaos (default: default)
+  --preset NAME              smoke | default | soak | chaos | faults (default: default)
   --database-url URL         run on this PostgreSQL instead of an embedded one
   --workers N                worker processes on the main schema
   --sessions N               root sessions on the main schema

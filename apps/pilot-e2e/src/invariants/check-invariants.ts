@@ -3,6 +3,7 @@ import type { FreezeWindow } from '../chaos/chaos-context.js';
 import type { AuditTrail } from '../observe/audit-records.js';
 import type { InstanceRow } from '../roles/swarm-database.js';
 import type { SwarmConfig } from '../swarm-config.js';
+import { digestSession } from '../workload/activity-names.js';
 import { sessionKey } from '../workload/client-load.js';
 import type { SessionInput, SessionSummary } from '../workload/session-input.js';
 import type { SessionPlan } from '../workload/session-plan.js';
@@ -18,7 +19,7 @@ import { checkNoAckLoop } from './no-ack-loop.js';
 import { checkNoExpiredLease } from './no-expired-lease.js';
 import { checkQueuesDrained, type QueueLeftovers } from './queues-drained.js';
 import { checkNoStall, stallBounds } from './no-stall.js';
-import { checkSessionsComplete } from './sessions-complete.js';
+import { checkSessionsComplete, type DigestOutcome } from './sessions-complete.js';
 
 /** Everything the end-of-run checks look at. */
 export interface RunEvidence {
@@ -52,12 +53,17 @@ function parseOutput<Output>(output: string | null): Output | null {
   }
 }
 
-/** Matches plans with what the store holds. */
+/**
+ * Matches plans with what the store holds: each planned instance's outcome, the digest
+ * sub-orchestrations the sessions ran (named after their session), and instances no plan names.
+ */
 export function instanceOutcomes(evidence: RunEvidence): {
   outcomes: InstanceOutcome[];
+  digests: DigestOutcome[];
   unplanned: string[];
 } {
   const outcomes: InstanceOutcome[] = [];
+  const digests: DigestOutcome[] = [];
   const unplanned: string[] = [];
   for (const [schema, plans] of evidence.plans) {
     const rows = new Map((evidence.instances.get(schema) ?? []).map((row) => [row.instance, row]));
@@ -77,18 +83,26 @@ export function instanceOutcomes(evidence: RunEvidence): {
         error: status === 'Failed' ? (row?.output ?? null) : null,
       });
     }
-    for (const id of rows.keys()) unplanned.push(sessionKey(schema, id));
+    const planned = new Set(plans.map((plan) => plan.id));
+    for (const [id, row] of rows) {
+      const session = digestSession(id);
+      if (session !== null && planned.has(session)) {
+        digests.push({ name: sessionKey(schema, id), status: row.status });
+      } else {
+        unplanned.push(sessionKey(schema, id));
+      }
+    }
   }
-  return { outcomes, unplanned };
+  return { outcomes, digests, unplanned };
 }
 
 /** Runs every invariant, in the order the report lists them. */
 export function checkInvariants(evidence: RunEvidence, config: SwarmConfig): InvariantResult[] {
-  const { outcomes, unplanned } = instanceOutcomes(evidence);
+  const { outcomes, digests, unplanned } = instanceOutcomes(evidence);
   const { limits } = config;
   const { audit } = evidence;
   return [
-    checkSessionsComplete(outcomes, unplanned),
+    checkSessionsComplete(outcomes, digests, unplanned),
     checkDeliveredOnceInOrder(outcomes, evidence.clientSent, evidence.failedSends),
     checkClaimsObserved(audit.claims, evidence.runtimeCounts, evidence.unobserved),
     checkNoExpiredLease(audit.claims, evidence.freezes, evidence.outages),

@@ -55,12 +55,15 @@ export function claimHolds(
   return holds;
 }
 
-/** When `worker` was gone (its life ended, or it froze) at or after `afterMs`, if it was. */
+/**
+ * When `worker` was gone (one of `lives` ended, or it froze) at or after `afterMs`, if it was; a
+ * freeze that began before `afterMs` and lasted past it counts from `afterMs`.
+ */
 export function goneAtMs(
   worker: string,
   afterMs: number,
   lives: readonly WorkerLife[],
-  freezes: readonly { readonly worker: string; readonly fromMs: number }[],
+  freezes: readonly { readonly worker: string; readonly fromMs: number; readonly toMs: number }[],
 ): number | null {
   const times = [
     ...lives
@@ -69,8 +72,8 @@ export function goneAtMs(
       )
       .map((life) => life.endedAtMs ?? Infinity),
     ...freezes
-      .filter((freeze) => freeze.worker === worker && freeze.fromMs >= afterMs)
-      .map((freeze) => freeze.fromMs),
+      .filter((freeze) => freeze.worker === worker && freeze.toMs >= afterMs)
+      .map((freeze) => Math.max(freeze.fromMs, afterMs)),
   ];
   return times.length === 0 ? null : Math.min(...times);
 }

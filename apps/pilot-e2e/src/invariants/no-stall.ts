@@ -57,9 +57,16 @@ interface JudgedWait {
   readonly claim: ClaimRecord;
   readonly runnableSinceMs: number;
   readonly idleMs: number;
+  /** The part of `idleMs` that only the claiming fetch itself covers (it was in flight). */
+  readonly ownFetchMs: number;
   readonly boundMs: number;
   readonly why: string;
+  /** A session activity claimed by another worker than the session's previous one. */
+  readonly takeover: boolean;
 }
+
+/** A claim's work and when it became runnable, before its idle wait is measured. */
+type RunnableWork = Omit<JudgedWait, 'idleMs' | 'ownFetchMs'>;
 
 function describe(wait: JudgedWait): string {
   const { claim } = wait;
@@ -71,7 +78,7 @@ function describe(wait: JudgedWait): string {
         : `session activity (session ${claim.session})`;
   return `${claim.schema}/${claim.instance} ${what} waited ${Math.round(
     claim.claimedAtMs - wait.runnableSinceMs,
-  )} ms until ${claim.worker} claimed it, ${Math.round(wait.idleMs)} ms of it while a worker with room was idle (bound ${wait.boundMs} ms, runnable since ${wait.why})`;
+  )} ms until ${claim.worker} claimed it, ${Math.round(wait.idleMs)} ms of it while a worker with room was idle (${Math.round(wait.ownFetchMs)} ms only in the claiming fetch, which took ${claim.claimedAtMs - claim.fetchStartedAtMs} ms; bound ${wait.boundMs} ms, runnable since ${wait.why})`;
 }
 
 /** Keys a claim's work: the instance for a turn, the message for an activity. */
@@ -107,18 +114,22 @@ export function checkNoStall(evidence: StallEvidence, bounds: StallBounds): Inva
   let lost = 0;
   for (const hold of holds.values()) {
     if (hold.ending !== null) continue;
-    const life = lifeOf.get(hold.claim.life);
-    const endedAtMs = life?.endedAtMs ?? null;
-    if (
-      life === undefined ||
-      (endedAtMs !== null && endedAtMs <= hold.leaseEndMs + LOST_CLAIM_GRACE_MS)
-    ) {
-      continue;
-    }
-    lost += 1;
     const { claim } = hold;
+    const life = lifeOf.get(claim.life);
+    if (life === undefined) continue;
+    // The runtime had the claim from when the observer let go of it; a holder that died or froze
+    // before its lease (and the grace for its last records) ran out is excused.
+    const dueMs = Math.max(hold.leaseEndMs, claim.observedAtMs) + LOST_CLAIM_GRACE_MS;
+    const gone = goneAtMs(
+      claim.worker,
+      claim.claimedAtMs,
+      [life],
+      freezes.filter((freeze) => freeze.toMs >= claim.claimedAtMs),
+    );
+    if (gone !== null && gone <= dueMs) continue;
+    lost += 1;
     violations.push(
-      `${claim.worker} (pid ${claim.life}, alive until ${endedAtMs === null ? 'the end' : new Date(endedAtMs).toISOString()}) claimed ${claim.schema}/${claim.instance} ${claim.queue === 'orchestrator' ? 'turn' : `activity ${claim.messageKey}`}${claim.session === null ? '' : ` of session ${claim.session}`} and neither acknowledged nor abandoned it: its work waited for the lease to run out (${Math.round(hold.leaseEndMs - claim.claimedAtMs)} ms)`,
+      `${claim.worker} (pid ${claim.life}, alive until ${life.endedAtMs === null ? 'the end' : new Date(life.endedAtMs).toISOString()}) claimed ${claim.schema}/${claim.instance} ${claim.queue === 'orchestrator' ? 'turn' : `activity ${claim.messageKey}`}${claim.session === null ? '' : ` of session ${claim.session}`} and neither acknowledged nor abandoned it: its work waited for the lease to run out (${Math.round(hold.leaseEndMs - claim.claimedAtMs)} ms)`,
     );
   }
 
@@ -136,11 +147,13 @@ export function checkNoStall(evidence: StallEvidence, bounds: StallBounds): Inva
     const own = IntervalUnion.of([{ fromMs: claim.fetchStartedAtMs, toMs: claim.claimedAtMs }])
       .without([...freezes.filter((freeze) => freeze.worker === claim.worker), ...outages])
       .intervals();
-    const idleMs = IntervalUnion.of([
-      ...(eligible?.within(wait.runnableSinceMs, claim.claimedAtMs) ?? []),
-      ...own,
-    ]).coveredMs(wait.runnableSinceMs, claim.claimedAtMs);
-    judged.push({ ...wait, idleMs });
+    const others = eligible?.within(wait.runnableSinceMs, claim.claimedAtMs) ?? [];
+    const idleMs = IntervalUnion.of([...others, ...own]).coveredMs(
+      wait.runnableSinceMs,
+      claim.claimedAtMs,
+    );
+    const othersMs = IntervalUnion.of(others).coveredMs(wait.runnableSinceMs, claim.claimedAtMs);
+    judged.push({ ...wait, idleMs, ownFetchMs: idleMs - othersMs });
   }
   const unjudged =
     holds.size - judged.length - trail.claims.filter((c) => c.path === 'handoff').length;
@@ -167,6 +180,7 @@ export function checkNoStall(evidence: StallEvidence, bounds: StallBounds): Inva
       judged: judged.length,
       unjudged,
       lostClaims: lost,
+      sessionTakeovers: judged.filter((wait) => wait.takeover).length,
       overBound: stalled.length,
       longestIdleMs: Math.round(longest?.idleMs ?? 0),
       boundAnnouncedMs: bounds.announcedMs,
@@ -187,8 +201,8 @@ function runnableSince(
   lives: readonly WorkerLife[],
   freezes: readonly FreezeWindow[],
   bounds: StallBounds,
-): Omit<JudgedWait, 'idleMs'>[] {
-  const found: Omit<JudgedWait, 'idleMs'>[] = [];
+): RunnableWork[] {
+  const found: RunnableWork[] = [];
   const previousOfWork = new Map<string, ClaimHold>();
   const previousOfSession = new Map<string, ClaimHold>();
   const ordered = [...holds.values()].sort((a, b) => a.claim.claimedAtMs - b.claim.claimedAtMs);
@@ -204,6 +218,7 @@ function runnableSince(
     let runnableSinceMs = claim.runnableAtMs;
     let why = 'its message became visible';
     let silent = false;
+    const takeover = previousSession !== undefined && previousSession.claim.worker !== claim.worker;
     if (previous !== undefined && previous.freeAtMs > runnableSinceMs) {
       runnableSinceMs = previous.freeAtMs;
       silent = previous.ending !== 'released';
@@ -211,7 +226,7 @@ function runnableSince(
         ? `${previous.claim.worker}'s lease on it ran out`
         : `${previous.claim.worker} released it`;
     }
-    if (previousSession !== undefined && previousSession.claim.worker !== claim.worker) {
+    if (takeover) {
       const freeAtMs = sessionFreeAtMs(previousSession, lives, freezes, bounds);
       if (freeAtMs > runnableSinceMs) {
         runnableSinceMs = freeAtMs;
@@ -224,6 +239,7 @@ function runnableSince(
       runnableSinceMs,
       boundMs: silent ? bounds.silentMs : bounds.announcedMs,
       why,
+      takeover,
     });
   }
   return found;
@@ -264,7 +280,7 @@ function idleUnions(
   trail: AuditTrail,
   freezes: readonly FreezeWindow[],
   outages: readonly Interval[],
-  runnable: readonly Omit<JudgedWait, 'idleMs'>[],
+  runnable: readonly RunnableWork[],
 ): { any: Map<string, IntervalUnion>; routing: Map<string, IntervalUnion> } {
   const busyFrom = new Map<string, number>();
   for (const { claim, runnableSinceMs } of runnable) {

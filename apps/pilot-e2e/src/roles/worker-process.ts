@@ -22,6 +22,8 @@ import { dropFirstSessionClaim, expireFirstClaim, testFaultOf } from './test-fau
 import type { StartEngine } from './worker-engine.js';
 
 const STATS_INTERVAL_MS = 250;
+const CONNECT_DEADLINE_MS = 60_000;
+const CONNECT_RETRY_MS = 250;
 
 function send(message: WorkerMessage): void {
   process.send?.(message);
@@ -48,12 +50,28 @@ const leases = new LeaseStats();
 let ackKillArmed = false;
 let newInstances = new Set<string>();
 
+/**
+ * Connects the provider, trying again while the server cannot be reached (a worker restarted
+ * while PostgreSQL restarts waits for it, as a pod's start would).
+ */
+async function connectProvider(): Promise<PostgresProvider> {
+  const deadline = Date.now() + CONNECT_DEADLINE_MS;
+  for (;;) {
+    try {
+      return await PostgresProvider.connectWithSchema(launch.databaseUrl, launch.schema, {
+        poolSize: options.poolSize,
+        idlePollIntervalMs: options.idlePollIntervalMs,
+        applicationName: workerApplicationName(launch.nodeId),
+      });
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await sleep(CONNECT_RETRY_MS);
+    }
+  }
+}
+
 const testFault = testFaultOf(process.env);
-const provider = await PostgresProvider.connectWithSchema(launch.databaseUrl, launch.schema, {
-  poolSize: options.poolSize,
-  idlePollIntervalMs: options.idlePollIntervalMs,
-  applicationName: workerApplicationName(launch.nodeId),
-});
+const provider = await connectProvider();
 const observed = observeProvider(
   testFault === 'expired-lease' ? expireFirstClaim(provider) : provider,
   {

@@ -7,6 +7,46 @@ export const NOTIFY_PARENT = 'SwarmNotifyParent';
 /** The activity that starts a child session with a client. */
 export const SPAWN_CHILD = 'SwarmSpawnChild';
 
+/** A session-affine step of a turn (a tool call): runs for a while, cancellable. */
+export const TOOL = 'SwarmTool';
+/** The activity that raises the external event a digest sub-orchestration waits for. */
+export const RAISE_DIGEST = 'SwarmRaiseDigest';
+/** The sub-orchestration a session runs every few turns. */
+export const DIGEST_ORCHESTRATION = 'SwarmDigest';
+/** The external event a digest waits for. */
+export const DIGEST_EVENT = 'digest-ready';
+
+/** Input of {@link TOOL}. */
+export interface ToolInput {
+  readonly session: string;
+  /** Which step of its turn this is, for logs. */
+  readonly step: string;
+  readonly durationMs: number;
+}
+
+/** Input of {@link DIGEST_ORCHESTRATION}. */
+export interface DigestInput {
+  readonly session: string;
+  readonly turn: number;
+}
+
+/** Input of {@link RAISE_DIGEST}: the digest instance to raise {@link DIGEST_EVENT} on. */
+export interface RaiseDigestInput {
+  readonly instance: string;
+  readonly turn: number;
+}
+
+/** The id of the digest sub-orchestration a session runs after turn `turn`. */
+export function digestInstanceId(session: string, turn: number): string {
+  return `${session}:digest-${turn}`;
+}
+
+/** The session a digest instance id belongs to, or `null` for any other id. */
+export function digestSession(instance: string): string | null {
+  const match = /^(.*):digest-\d+$/.exec(instance);
+  return match?.[1] ?? null;
+}
+
 /** Input of {@link TURN}. */
 export interface TurnInput {
   readonly session: string;

@@ -1,6 +1,6 @@
-//! The swarm's three activities on the Rust runtime, as `apps/pilot-e2e/src/workload/activities.ts`
-//! runs them: a session-affine turn of some length, and the two that call the client (notify
-//! the parent, start a child). A failed client call returns an error, which the session's retry
+//! The swarm's activities on the Rust runtime, as `apps/pilot-e2e/src/workload/activities.ts`
+//! runs them: a session-affine turn of some length and the tool steps after it, and those that
+//! call the client (notify the parent, start a child, raise a digest's event). A failed client call returns an error, which the session's retry
 //! policy retries.
 
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
@@ -10,8 +10,11 @@ use std::time::Duration;
 use duroxide::runtime::registry::ActivityRegistry;
 use duroxide::ActivityContext;
 
-use super::session::{NOTIFY_PARENT, SESSION_ORCHESTRATION, SESSION_QUEUE, SPAWN_CHILD, TURN};
-use super::session_state::{ChildUpdate, NotifyParentInput, SpawnChildInput, TurnInput, TurnOutput};
+use super::digest::{DIGEST_EVENT, RAISE_DIGEST};
+use super::session::{NOTIFY_PARENT, SESSION_ORCHESTRATION, SESSION_QUEUE, SPAWN_CHILD, TOOL, TURN};
+use super::session_state::{
+    ChildUpdate, DigestReady, NotifyParentInput, RaiseDigestInput, SpawnChildInput, ToolInput, TurnInput, TurnOutput,
+};
 use crate::rust_runtime::scenarios::{add_activity, json};
 
 /// How long the last turn of an execution lingers after announcing continue-as-new.
@@ -76,6 +79,23 @@ async fn run_turn(observer: &WorkerObserver, ctx: &ActivityContext, turn: TurnIn
     })
 }
 
+async fn run_tool(ctx: ActivityContext, tool: ToolInput) -> Result<(), String> {
+    // A cancelled step stops at once; its result is discarded either way.
+    tokio::select! {
+        () = tokio::time::sleep(Duration::from_millis(tool.duration_ms)) => {}
+        () = ctx.cancelled() => {}
+    }
+    Ok(())
+}
+
+async fn raise_digest(ctx: ActivityContext, input: RaiseDigestInput) -> Result<(), String> {
+    let ready = DigestReady { turn: input.turn };
+    ctx.get_client()
+        .raise_event(&input.instance, DIGEST_EVENT, json(&ready))
+        .await
+        .map_err(|error| format!("raising {DIGEST_EVENT} on {}: {error}", input.instance))
+}
+
 async fn notify_parent(ctx: ActivityContext, input: NotifyParentInput) -> Result<(), String> {
     let update = ChildUpdate {
         kind: "update",
@@ -98,11 +118,29 @@ async fn spawn_child(ctx: ActivityContext, child: SpawnChildInput) -> Result<(),
         .map_err(|error| format!("starting child {}: {error}", child.id))
 }
 
-/// The three activities, reporting to `observer`.
+/// The session's and the digest's activities, reporting to `observer`.
 pub fn activity_registry(observer: Arc<WorkerObserver>) -> ActivityRegistry {
+    let tool_observer = Arc::clone(&observer);
+    let raise_observer = Arc::clone(&observer);
     let turn_observer = Arc::clone(&observer);
     let builder = add_activity(
         ActivityRegistry::builder(),
+        TOOL,
+        move |ctx: ActivityContext, tool: ToolInput| {
+            let observer = Arc::clone(&tool_observer);
+            async move { observer.count_success(run_tool(ctx, tool).await) }
+        },
+    );
+    let builder = add_activity(
+        builder,
+        RAISE_DIGEST,
+        move |ctx: ActivityContext, input: RaiseDigestInput| {
+            let observer = Arc::clone(&raise_observer);
+            async move { observer.count_success(raise_digest(ctx, input).await) }
+        },
+    );
+    let builder = add_activity(
+        builder,
         TURN,
         move |ctx: ActivityContext, turn: TurnInput| {
             let observer = Arc::clone(&turn_observer);
