@@ -39,6 +39,8 @@ export interface RunEvidence {
   readonly freezes: readonly FreezeWindow[];
   /** Spans during which the database server was down. */
   readonly outages: readonly Interval[];
+  /** When each worker had its connections cut. */
+  readonly connectionDrops: readonly { readonly worker: string; readonly atMs: number }[];
   readonly metrics: MetricsSnapshot | null;
   readonly queues: readonly QueueLeftovers[];
   readonly history: HistorySizes;

@@ -21,6 +21,13 @@ describe('no-expired-lease', () => {
     expect(result.violations[0]).toContain('its lock already gone');
   });
 
+  it('does not count an activity a turn cancelled (its row deleted) before its lease was read', () => {
+    const cancelled = claimRecord({ lockedUntilMs: null, stillQueued: false });
+    const result = checkNoExpiredLease([cancelled], [], []);
+    expect(result.passed).toBe(true);
+    expect(result.figures.cancelledBeforeRead).toBe(1);
+  });
+
   it('excuses a claim that a freeze of the same worker held up, not one of another', () => {
     const expired = claimRecord({ lockedUntilMs: 900, fetchStartedAtMs: 500 });
     const own = { worker: 'main-w0', fromMs: 600, toMs: 700 };

@@ -10,7 +10,8 @@ function overlaps(fromMs: number, toMs: number, windows: readonly Interval[]): b
 /**
  * No claim handed out a lease that had already run out. Each claim's lease end is read from the
  * store by the statement that records the claim, and judged against the moment the claim
- * returned. A lease that had run out by then is excused only when that worker was frozen during
+ * returned. An activity a turn cancelled (its row deleted) before the lease was read has no lease
+ * left to judge. A lease that had run out by then is excused only when that worker was frozen during
  * the call (the process, not the store, lost the time); a lock row already gone when it was read
  * only when the read was held up by a freeze of that worker or a database restart (the lease
  * may have run out and the work been claimed again meanwhile). Everything else is a violation,
@@ -23,10 +24,15 @@ export function checkNoExpiredLease(
 ): InvariantResult {
   const violations: string[] = [];
   let excused = 0;
+  let cancelled = 0;
   let leastLeftMs: number | null = null;
   for (const claim of claims) {
     const ownFreezes = freezes.filter((freeze) => freeze.worker === claim.worker);
     if (claim.lockedUntilMs === null) {
+      if (!claim.stillQueued) {
+        cancelled += 1;
+        continue;
+      }
       if (overlaps(claim.fetchStartedAtMs, claim.observedAtMs, [...ownFreezes, ...outages])) {
         excused += 1;
         continue;
@@ -60,6 +66,7 @@ export function checkNoExpiredLease(
       workerClaims: claims.filter((claim) => claim.queue === 'worker').length,
       leastLeaseLeftMs: leastLeftMs,
       excusedByFreezeOrRestart: excused,
+      cancelledBeforeRead: cancelled,
     },
     violations,
   );

@@ -9,6 +9,8 @@ const BOUNDS: StallBounds = {
   silentMs: 6_010,
   sessionLockTimeoutMs: 5_000,
   sessionIdleTimeoutMs: 10_000,
+  orchestratorLockTimeoutMs: 3_000,
+  workerLockTimeoutMs: 3_000,
 };
 
 const LIVES: WorkerLife[] = [
@@ -17,7 +19,7 @@ const LIVES: WorkerLife[] = [
 ];
 
 function evidence(audit: AuditTrail, fields: Partial<StallEvidence> = {}): StallEvidence {
-  return { audit, lives: LIVES, freezes: [], outages: [], ...fields };
+  return { audit, lives: LIVES, freezes: [], outages: [], connectionDrops: [], ...fields };
 }
 
 /** `main-w1` claims activity `t2` at `claimedAtMs`; it became visible at 1 000 ms. */
@@ -175,6 +177,34 @@ describe('no-stall', () => {
     );
     expect(result.passed, result.violations.join('\n')).toBe(true);
     expect(result.figures.longestIdleMs).toBe(500);
+  });
+
+  it('waits out the lease of a claim that died with its worker before it was recorded', () => {
+    // Attempt 2 of a message never seen claimed: main-w1 died at 1 500 ms with it claimed.
+    const again = (claimedAtMs: number) =>
+      lateClaim(claimedAtMs, { worker: 'main-w0', life: 100, attempt: 2 });
+    const judge = (claimedAtMs: number, lives: WorkerLife[]) =>
+      checkNoStall(
+        evidence(
+          {
+            claims: [
+              claimRecord({ worker: 'main-w1', life: 200, lockToken: 'other', messageKey: 'x' }),
+              again(claimedAtMs),
+            ],
+            lockEvents: [
+              lockEvent({ lockToken: 'other', kind: 'ack' }),
+              lockEvent({ lockToken: 't2', kind: 'ack' }),
+            ],
+            waits: [fetchWait(1_000, claimedAtMs, { sessionRouting: false })],
+          },
+          { lives },
+        ),
+        BOUNDS,
+      );
+    const died = [LIVES[0]!, { ...LIVES[1]!, endedAtMs: 1_500 }];
+    expect(judge(4_800, died).passed).toBe(true);
+    expect(judge(4_800, LIVES).passed).toBe(false);
+    expect(judge(12_000, died).violations[0]).toContain('a claim that never reached a worker');
   });
 
   it('does not count a frozen worker or a database that was down as idle', () => {

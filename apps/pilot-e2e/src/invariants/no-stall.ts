@@ -12,6 +12,8 @@ export interface StallEvidence {
   readonly freezes: readonly FreezeWindow[];
   /** Spans during which the database server was down (restarts). */
   readonly outages: readonly Interval[];
+  /** When each worker had its connections cut (`pg_terminate_backend`), epoch ms. */
+  readonly connectionDrops: readonly { readonly worker: string; readonly atMs: number }[];
 }
 
 /** The settings the bounds follow from (see {@link stallBounds}), ms. */
@@ -22,6 +24,8 @@ export interface StallBounds {
   readonly silentMs: number;
   readonly sessionLockTimeoutMs: number;
   readonly sessionIdleTimeoutMs: number;
+  readonly orchestratorLockTimeoutMs: number;
+  readonly workerLockTimeoutMs: number;
 }
 
 /**
@@ -49,6 +53,8 @@ export function stallBounds(config: SwarmConfig): StallBounds {
     silentMs: announcedMs + runtime.idlePollIntervalMs,
     sessionLockTimeoutMs: runtime.sessionLockTimeoutMs,
     sessionIdleTimeoutMs: runtime.sessionIdleTimeoutMs,
+    orchestratorLockTimeoutMs: runtime.orchestratorLockTimeoutMs,
+    workerLockTimeoutMs: runtime.workerLockTimeoutMs,
   };
 }
 
@@ -101,7 +107,11 @@ function workKey(claim: ClaimRecord): string {
  * the end of the previous hold on it (the release, or the lease's end), and, for a session
  * activity whose session another worker held, when that worker's session lock ran out at the
  * latest (its death or freeze plus the session lock timeout, or its last use of the session plus
- * the idle and lock timeouts). A turn or a session-free activity can go to any worker of its
+ * the idle and lock timeouts). A claim that never reached its worker (the worker died, lost its
+ * connections, or the server restarted between the claim's commit and its answer) goes
+ * unrecorded; a redelivery of work never seen claimed is taken to have waited for such a lease
+ * (a lock timeout after the latest such loss), and a session activity for such a session lock
+ * (a session lock timeout after a loss of another worker). A turn or a session-free activity can go to any worker of its
  * schema; a session activity only to the worker that claimed it (fetches routing sessions).
  * Fetch waits of a frozen worker and while the database was down do not count as idle.
  */
@@ -133,8 +143,8 @@ export function checkNoStall(evidence: StallEvidence, bounds: StallBounds): Inva
     );
   }
 
-  const runnable = runnableSince(holds, lives, freezes, bounds);
-  const idle = idleUnions(trail, freezes, outages, runnable);
+  const runnable = runnableSince(holds, lives, freezes, claimLosses(evidence), bounds);
+  const idle = idleUnions(trail, freezes, outages);
   const judged: JudgedWait[] = [];
   for (const wait of runnable) {
     const { claim } = wait;
@@ -200,9 +210,12 @@ function runnableSince(
   holds: ReadonlyMap<string, ClaimHold>,
   lives: readonly WorkerLife[],
   freezes: readonly FreezeWindow[],
+  losses: readonly ClaimLoss[],
   bounds: StallBounds,
 ): RunnableWork[] {
   const found: RunnableWork[] = [];
+  const schemaOf = new Map([...holds.values()].map(({ claim }) => [claim.worker, claim.schema]));
+  const claimedMessages = new Set<string>();
   const previousOfWork = new Map<string, ClaimHold>();
   const previousOfSession = new Map<string, ClaimHold>();
   const ordered = [...holds.values()].sort((a, b) => a.claim.claimedAtMs - b.claim.claimedAtMs);
@@ -214,6 +227,9 @@ function runnableSince(
     const previousSession = sessionKey === null ? undefined : previousOfSession.get(sessionKey);
     previousOfWork.set(key, hold);
     if (sessionKey !== null) previousOfSession.set(sessionKey, hold);
+    const messages = claim.messageKey.split(',').map((message) => `${claim.schema}/${message}`);
+    const seenBefore = messages.some((message) => claimedMessages.has(message));
+    for (const message of messages) claimedMessages.add(message);
     if (claim.path === 'handoff' || claim.runnableAtMs === null) continue;
     let runnableSinceMs = claim.runnableAtMs;
     let why = 'its message became visible';
@@ -225,6 +241,42 @@ function runnableSince(
       why = silent
         ? `${previous.claim.worker}'s lease on it ran out`
         : `${previous.claim.worker} released it`;
+    }
+    // A redelivery none of whose messages was seen claimed before was claimed by a fetch that
+    // never returned: its worker died, lost its connections, or the server restarted between
+    // the claim's commit and its answer. That lease ran out at most a lock timeout later.
+    if (claim.attempt > 1 && !seenBefore) {
+      const lockTimeoutMs =
+        claim.queue === 'orchestrator'
+          ? bounds.orchestratorLockTimeoutMs
+          : bounds.workerLockTimeoutMs;
+      const loss = latestLoss(losses, schemaOf, claim, runnableSinceMs - lockTimeoutMs);
+      const freeAtMs =
+        loss === undefined ? null : Math.min(loss.atMs + lockTimeoutMs, claim.claimedAtMs);
+      if (loss !== undefined && freeAtMs !== null && freeAtMs > runnableSinceMs) {
+        runnableSinceMs = freeAtMs;
+        silent = true;
+        why = `the lease of a claim that never reached a worker ran out (${loss.what})`;
+      }
+    }
+    // A fetch that never returned may also have taken the session: its lock then ran out at
+    // most a session lock timeout after the loss, unless that worker held it all along.
+    if (claim.session !== null) {
+      const loss = latestLoss(
+        losses.filter((candidate) => candidate.worker !== claim.worker),
+        schemaOf,
+        claim,
+        runnableSinceMs - bounds.sessionLockTimeoutMs,
+      );
+      const freeAtMs =
+        loss === undefined
+          ? null
+          : Math.min(loss.atMs + bounds.sessionLockTimeoutMs, claim.claimedAtMs);
+      if (loss !== undefined && freeAtMs !== null && freeAtMs > runnableSinceMs) {
+        runnableSinceMs = freeAtMs;
+        silent = true;
+        why = `a session lock that a fetch which never returned may have taken ran out (${loss.what})`;
+      }
     }
     if (takeover) {
       const freeAtMs = sessionFreeAtMs(previousSession, lives, freezes, bounds);
@@ -243,6 +295,55 @@ function runnableSince(
     });
   }
   return found;
+}
+
+/** Something that can keep a committed claim from reaching its worker. */
+interface ClaimLoss {
+  /** The worker it struck, or `null` for every worker (a server restart). */
+  readonly worker: string | null;
+  readonly atMs: number;
+  readonly what: string;
+}
+
+/** Deaths, connection drops and server restarts, earliest first. */
+function claimLosses(evidence: StallEvidence): ClaimLoss[] {
+  return [
+    ...evidence.lives.flatMap((life) =>
+      life.endedAtMs === null
+        ? []
+        : [{ worker: life.worker, atMs: life.endedAtMs, what: `${life.worker} exited` }],
+    ),
+    ...evidence.connectionDrops.map((drop) => ({
+      worker: drop.worker,
+      atMs: drop.atMs,
+      what: `${drop.worker}'s connections were cut`,
+    })),
+    ...evidence.outages.map((outage) => ({
+      worker: null,
+      atMs: outage.fromMs,
+      what: 'the server restarted',
+    })),
+  ].sort((a, b) => a.atMs - b.atMs);
+}
+
+/**
+ * The latest loss at or after `fromMs` and before `claim` that could have struck a fetch of its
+ * schema: one of a worker that claims in that schema (`schemaOf`), or of every worker.
+ */
+function latestLoss(
+  losses: readonly ClaimLoss[],
+  schemaOf: ReadonlyMap<string, string>,
+  claim: ClaimRecord,
+  fromMs: number,
+): ClaimLoss | undefined {
+  return losses
+    .filter(
+      (loss) =>
+        loss.atMs >= fromMs &&
+        loss.atMs <= claim.claimedAtMs &&
+        (loss.worker === null || schemaOf.get(loss.worker) === claim.schema),
+    )
+    .at(-1);
 }
 
 /**
@@ -272,7 +373,7 @@ function fetchKey(worker: string, life: number, queue: string, startedAtMs: numb
 /**
  * When workers had room and waited for work: per schema and queue over all workers, and per
  * worker over its fetches that could take session-bound activities. A fetch that returned work
- * counts only until its own work became runnable (from then on it was busy claiming it, and a
+ * counts only until its own work became visible (from then on it was busy claiming it, and a
  * fetch that takes older work first is no stall); one whose claims went unrecorded not at all.
  * Frozen workers and a database that was down are cut out.
  */
@@ -280,12 +381,14 @@ function idleUnions(
   trail: AuditTrail,
   freezes: readonly FreezeWindow[],
   outages: readonly Interval[],
-  runnable: readonly RunnableWork[],
 ): { any: Map<string, IntervalUnion>; routing: Map<string, IntervalUnion> } {
+  // The visibility the rows themselves record: the estimates of when work became runnable for
+  // its claimer err late, which must not make a fetch that took older work look idle.
   const busyFrom = new Map<string, number>();
-  for (const { claim, runnableSinceMs } of runnable) {
+  for (const claim of trail.claims) {
     const key = fetchKey(claim.worker, claim.life, claim.queue, claim.fetchStartedAtMs);
-    busyFrom.set(key, Math.min(busyFrom.get(key) ?? Infinity, runnableSinceMs));
+    const visibleAtMs = claim.runnableAtMs ?? claim.fetchStartedAtMs;
+    busyFrom.set(key, Math.min(busyFrom.get(key) ?? Infinity, visibleAtMs));
   }
   const anyWaits = new Map<string, Interval[]>();
   const routingWaits = new Map<string, Interval[]>();

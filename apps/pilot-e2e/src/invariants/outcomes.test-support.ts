@@ -83,6 +83,7 @@ export function claimRecord(fields: Partial<ClaimRecord> = {}): ClaimRecord {
     claimedAtMs: 1_000,
     lockedUntilMs: 4_000,
     runnableAtMs: 995,
+    stillQueued: true,
     observedAtMs: 1_002,
     ...fields,
   };

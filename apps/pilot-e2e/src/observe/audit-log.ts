@@ -32,6 +32,8 @@ export interface ClaimedItem {
   readonly session: string | null;
   readonly messageKey: string;
   readonly attempt: number;
+  /** The activity's identity, to tell a deleted row from one claimed again; `null` for a turn. */
+  readonly activity: { readonly executionId: number; readonly activityId: number } | null;
 }
 
 /** What every item of one claiming call shares. */
@@ -85,6 +87,7 @@ export class AuditLog {
       claimed_at_ms BIGINT NOT NULL,
       locked_until_ms BIGINT,
       runnable_at_ms BIGINT,
+      still_queued BOOLEAN NOT NULL,
       observed_at_ms BIGINT NOT NULL
     )`);
     await this.pool.query(`CREATE TABLE ${schema}.lock_events (
@@ -128,24 +131,35 @@ export class AuditLog {
              FROM ${duro}.orchestrator_queue q WHERE q.lock_token = c.lock_token) r ON true`
         : `LEFT JOIN ${duro}.worker_queue l ON l.lock_token = c.lock_token
            LEFT JOIN LATERAL (SELECT GREATEST(l.visible_at, l.created_at) AS runnable_at) r ON true`;
+    // An activity's row gone altogether was deleted (a turn cancelled the activity); a row still
+    // there under another token was taken by another claim. A turn's lock is never deleted
+    // under its holder.
+    const stillQueued =
+      call.queue === 'orchestrator'
+        ? 'TRUE'
+        : `EXISTS (SELECT 1 FROM ${duro}.worker_queue o
+                   WHERE o.instance_id = c.instance AND o.execution_id = c.execution_id
+                     AND o.activity_id = c.activity_id)`;
     const rows = await this.retrying(() =>
       this.pool.query<{
         lock_token: string;
         locked_until_ms: string | null;
         runnable_at_ms: string | null;
+        still_queued: boolean;
         observed_at_ms: string;
       }>(
         `INSERT INTO ${quoted(this.schema)}.claims
            (schema_name, worker, life, queue, path, instance, session_id, message_key, lock_token,
             attempt, fetch_started_ms, claimed_at_ms, locked_until_ms, runnable_at_ms,
-            observed_at_ms)
+            still_queued, observed_at_ms)
          SELECT $1, $2, $3, $4, $5, c.instance, c.session_id, c.message_key, c.lock_token,
                 c.attempt, $6, $7, l.locked_until, ${epochMs('r.runnable_at')},
-                ${epochMs('clock_timestamp()')}
-         FROM unnest($8::text[], $9::text[], $10::text[], $11::text[], $12::int[])
-           AS c(lock_token, instance, session_id, message_key, attempt)
+                l.lock_token IS NOT NULL OR ${stillQueued}, ${epochMs('clock_timestamp()')}
+         FROM unnest($8::text[], $9::text[], $10::text[], $11::text[], $12::int[],
+                     $13::bigint[], $14::bigint[])
+           AS c(lock_token, instance, session_id, message_key, attempt, execution_id, activity_id)
          ${lease}
-         RETURNING lock_token, locked_until_ms, runnable_at_ms, observed_at_ms`,
+         RETURNING lock_token, locked_until_ms, runnable_at_ms, still_queued, observed_at_ms`,
         [
           call.schema,
           call.worker,
@@ -159,6 +173,8 @@ export class AuditLog {
           items.map((item) => item.session),
           items.map((item) => item.messageKey),
           items.map((item) => item.attempt),
+          items.map((item) => item.activity?.executionId ?? null),
+          items.map((item) => item.activity?.activityId ?? null),
         ],
       ),
     );
@@ -170,6 +186,7 @@ export class AuditLog {
         ...item,
         lockedUntilMs: nullableNumber(row?.locked_until_ms),
         runnableAtMs: nullableNumber(row?.runnable_at_ms),
+        stillQueued: row?.still_queued ?? true,
         observedAtMs: Number(row?.observed_at_ms ?? Date.now()),
       };
     });
@@ -220,7 +237,7 @@ export class AuditLog {
   /** Everything recorded, each table oldest first. */
   async readTrail(): Promise<AuditTrail> {
     const schema = quoted(this.schema);
-    const claims = await this.pool.query<Record<string, string | null>>(
+    const claims = await this.pool.query<Record<string, string | null> & { still_queued: boolean }>(
       `SELECT * FROM ${schema}.claims ORDER BY id`,
     );
     const events = await this.pool.query<Record<string, string | null>>(
@@ -245,6 +262,7 @@ export class AuditLog {
         claimedAtMs: Number(row.claimed_at_ms),
         lockedUntilMs: nullableNumber(row.locked_until_ms),
         runnableAtMs: nullableNumber(row.runnable_at_ms),
+        stillQueued: row.still_queued === true,
         observedAtMs: Number(row.observed_at_ms),
       })),
       lockEvents: events.rows.map((row) => ({

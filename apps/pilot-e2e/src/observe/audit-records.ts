@@ -42,6 +42,11 @@ export interface ClaimRecord {
    * the turn's messages. `null` when the rows were gone.
    */
   readonly runnableAtMs: number | null;
+  /**
+   * Whether the claimed work was still queued when its lease was read: `false` when a turn had
+   * cancelled the activity meanwhile, deleting its row (so a missing lock is no expired lease).
+   */
+  readonly stillQueued: boolean;
   /** When the observer had read the store, epoch ms (a freeze in between excuses the read). */
   readonly observedAtMs: number;
 }

@@ -59,6 +59,10 @@ function workClaim(fetched: FetchedWorkItem): ClaimedItem {
     session: item.type === 'ActivityExecute' ? (item.sessionId ?? null) : null,
     messageKey: workItemKey(item),
     attempt: fetched.attemptCount,
+    activity:
+      item.type === 'ActivityExecute'
+        ? { executionId: item.executionId, activityId: item.id }
+        : null,
   };
 }
 
@@ -69,6 +73,7 @@ function orchestrationClaim(fetched: FetchedOrchestrationItem): ClaimedItem {
     session: null,
     messageKey: fetched.item.messages.map(workItemKey).join(','),
     attempt: fetched.attemptCount,
+    activity: null,
   };
 }
 

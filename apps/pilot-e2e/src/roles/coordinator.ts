@@ -265,6 +265,9 @@ export async function runSwarm(options: CoordinatorOptions): Promise<RunReport> 
     lives: fleet.lives(),
     freezes,
     outages,
+    connectionDrops: outcomes
+      .filter((outcome) => outcome.kind === 'connection-drop' && outcome.injected)
+      .map((outcome) => ({ worker: outcome.target, atMs: outcome.atMs })),
     metrics: totals.metrics,
     queues,
     history: {

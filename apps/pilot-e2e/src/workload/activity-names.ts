@@ -1,4 +1,15 @@
+import type { RetryPolicy } from '@duro/core';
 import type { SessionInput } from './session-input.js';
+
+/**
+ * The retry of the activities that call the client (spawning a child, notifying the parent,
+ * raising a digest's event). Chaos terminates connections and restarts the server, and a call
+ * caught by that fails; a production session retries it rather than fail, for up to about 25 s
+ * (100 ms doubling over 8 attempts), longer than a server restart takes. A re-sent update is
+ * told apart by its nonce, and starting an existing child is ignored, so a retry after a call
+ * that did land is harmless.
+ */
+export const CLIENT_CALL_RETRY: RetryPolicy = { maxAttempts: 8, backoff: 'exponential' };
 
 /** The session-affine activity that stands for one LLM turn. */
 export const TURN = 'SwarmTurn';

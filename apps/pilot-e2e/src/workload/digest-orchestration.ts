@@ -1,5 +1,6 @@
 import type { OrchestrationContext, ScheduledTask } from '@duro/core';
 import {
+  CLIENT_CALL_RETRY,
   DIGEST_EVENT,
   RAISE_DIGEST,
   type DigestInput,
@@ -18,7 +19,7 @@ export function* digestOrchestration(
   const raise: RaiseDigestInput = { instance: ctx.instanceId, turn: input.turn };
   const [ready] = yield* ctx.all([
     ctx.waitForEvent(DIGEST_EVENT),
-    ctx.scheduleActivity(RAISE_DIGEST, raise),
+    ctx.scheduleActivityWithRetry(RAISE_DIGEST, raise, CLIENT_CALL_RETRY),
   ]);
   return ready;
 }

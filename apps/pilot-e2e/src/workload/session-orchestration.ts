@@ -1,4 +1,4 @@
-import type { OrchestrationContext, RetryPolicy, ScheduledTask } from '@duro/core';
+import type { OrchestrationContext, ScheduledTask } from '@duro/core';
 import { finishedChildren, recordDelivery } from './delivery-ledger.js';
 import { KvFifo } from './kv-fifo.js';
 import { SeededRandom } from './seeded-random.js';
@@ -11,6 +11,7 @@ import {
 import { messageLabel, type SessionMessage } from './session-message.js';
 import { SESSION_ORCHESTRATION, SESSION_QUEUE } from './session-plan.js';
 import {
+  CLIENT_CALL_RETRY,
   DIGEST_ORCHESTRATION,
   digestInstanceId,
   NOTIFY_PARENT,
@@ -35,13 +36,6 @@ const CANCELLED_TOOL_MS = 2_000;
 const TOOL_TIMEOUT_MS = 50;
 /** How many parallel tool steps a fan-out runs. */
 const FAN_OUT = 3;
-/**
- * The retry of the activities that call the client (spawning a child, notifying the parent).
- * Chaos terminates connections, and a call caught by that fails with a retryable error; a
- * production session retries it rather than fail. A re-sent update is told apart by its nonce,
- * and starting an existing child is ignored, so a retry after a call that did land is harmless.
- */
-const CLIENT_CALL_RETRY: RetryPolicy = { maxAttempts: 5, backoff: 'exponential' };
 
 type Step = Generator<ScheduledTask, SessionInput, unknown>;
 

@@ -4,6 +4,7 @@
 
 use duroxide::OrchestrationContext;
 
+use super::session::client_call_retry;
 use super::session_state::{DigestInput, RaiseDigestInput};
 use crate::rust_runtime::scenarios::{from_json, json};
 
@@ -24,7 +25,7 @@ pub async fn digest_orchestration(ctx: OrchestrationContext, input: String) -> R
         turn: input.turn,
     };
     let ready = ctx.schedule_wait(DIGEST_EVENT);
-    let raised = ctx.schedule_activity(RAISE_DIGEST, json(&raise));
+    let raised = ctx.schedule_activity_with_retry(RAISE_DIGEST, json(&raise), client_call_retry());
     let (ready, raised) = ctx.join2(ready, raised).await;
     raised?;
     Ok(ready)

@@ -32,10 +32,10 @@ const CANCELLED_TOOL_MS: u64 = 2_000;
 const TOOL_TIMEOUT_MS: u64 = 50;
 const FAN_OUT: u64 = 3;
 
-/// The TypeScript `{ maxAttempts: 5, backoff: 'exponential' }`: duroxide's default backoff is
+/// The TypeScript `{ maxAttempts: 8, backoff: 'exponential' }`: duroxide's default backoff is
 /// the same 100 ms doubling, capped at 30 s.
-fn client_call_retry() -> RetryPolicy {
-    RetryPolicy::new(5)
+pub(super) fn client_call_retry() -> RetryPolicy {
+    RetryPolicy::new(8)
 }
 
 /// The orchestration body, registered under [`SESSION_ORCHESTRATION`].
