@@ -111,6 +111,22 @@ describe('no-stall', () => {
     );
   });
 
+  it('counts a slow claiming fetch as idle only when it had to wait for its work', () => {
+    // The fetch started at 4 000 ms and took 2 s; the work was visible at 1 000 ms (backlog)
+    // or only at 4 500 ms (the fetch waited for it, and was woken late).
+    const judge = (runnableAtMs: number) =>
+      checkNoStall(
+        evidence({
+          claims: [lateClaim(6_000, { runnableAtMs, fetchStartedAtMs: 4_000 })],
+          lockEvents: [lockEvent({ lockToken: 't2', kind: 'ack', worker: 'main-w1', life: 200 })],
+          waits: [fetchWait(4_000, 6_000, { worker: 'main-w1', life: 200, returned: 1 })],
+        }),
+        BOUNDS,
+      );
+    expect(judge(1_000).passed).toBe(true);
+    expect(judge(4_500).violations[0]).toContain('1500 ms only in the claiming fetch');
+  });
+
   it('does not count time in which no worker had room', () => {
     const result = checkNoStall(
       evidence({
@@ -205,6 +221,38 @@ describe('no-stall', () => {
     expect(judge(4_800, died).passed).toBe(true);
     expect(judge(4_800, LIVES).passed).toBe(false);
     expect(judge(12_000, died).violations[0]).toContain('a claim that never reached a worker');
+  });
+
+  it('waits out a session lock that another worker may have taken with a fetch that never returned', () => {
+    // main-w1 lost its connections at 1 500 ms; the session's activity went to main-w0 later.
+    const judge = (claimedAtMs: number) =>
+      checkNoStall(
+        evidence(
+          {
+            claims: [
+              claimRecord({ worker: 'main-w1', life: 200, lockToken: 'other', messageKey: 'x' }),
+              claimRecord({
+                session: 'session-0000',
+                lockToken: 't2',
+                claimedAtMs,
+                fetchStartedAtMs: claimedAtMs - 5,
+                lockedUntilMs: claimedAtMs + 3_000,
+              }),
+            ],
+            lockEvents: [
+              lockEvent({ lockToken: 'other', kind: 'ack' }),
+              lockEvent({ lockToken: 't2', kind: 'ack' }),
+            ],
+            waits: [fetchWait(1_000, claimedAtMs)],
+          },
+          { connectionDrops: [{ worker: 'main-w1', atMs: 1_500 }] },
+        ),
+        BOUNDS,
+      );
+    expect(judge(6_800).passed).toBe(true);
+    expect(judge(13_000).violations[0]).toContain(
+      'a session lock that a fetch which never returned may have taken ran out',
+    );
   });
 
   it('does not count a frozen worker or a database that was down as idle', () => {

@@ -129,7 +129,15 @@ export function checkNoStall(evidence: StallEvidence, bounds: StallBounds): Inva
     if (life === undefined) continue;
     // The runtime had the claim from when the observer let go of it; a holder that died or froze
     // before its lease (and the grace for its last records) ran out is excused.
-    const dueMs = Math.max(hold.leaseEndMs, claim.observedAtMs) + LOST_CLAIM_GRACE_MS;
+    // Records buffered while the server was down reach the audit log only once it is back.
+    const heldUntilMs = Math.max(hold.leaseEndMs, claim.observedAtMs);
+    const blockedUntilMs = Math.max(
+      heldUntilMs,
+      ...outages
+        .filter((outage) => outage.fromMs <= heldUntilMs && outage.toMs >= claim.claimedAtMs)
+        .map((outage) => outage.toMs),
+    );
+    const dueMs = blockedUntilMs + LOST_CLAIM_GRACE_MS;
     const gone = goneAtMs(
       claim.worker,
       claim.claimedAtMs,
@@ -152,11 +160,17 @@ export function checkNoStall(evidence: StallEvidence, bounds: StallBounds): Inva
       claim.queue === 'worker' && claim.session !== null
         ? idle.routing.get(`${claim.schema}/${claim.worker}`)
         : idle.any.get(`${claim.schema}/${claim.queue}`);
-    // The claiming fetch itself waited in flight from its start: while the work was runnable,
-    // that is idle room too (a wake-up that came late).
-    const own = IntervalUnion.of([{ fromMs: claim.fetchStartedAtMs, toMs: claim.claimedAtMs }])
-      .without([...freezes.filter((freeze) => freeze.worker === claim.worker), ...outages])
-      .intervals();
+    // The claiming fetch itself, when it had to wait for its work (none of what it took was
+    // visible when it started), was in flight while the work was runnable: idle room too (a
+    // wake-up that came late). A fetch that found work at once spent its time claiming.
+    const waitedForWork =
+      (idle.busyFrom.get(fetchKey(claim.worker, claim.life, claim.queue, claim.fetchStartedAtMs)) ??
+        claim.fetchStartedAtMs) > claim.fetchStartedAtMs;
+    const own = waitedForWork
+      ? IntervalUnion.of([{ fromMs: claim.fetchStartedAtMs, toMs: claim.claimedAtMs }])
+          .without([...freezes.filter((freeze) => freeze.worker === claim.worker), ...outages])
+          .intervals()
+      : [];
     const others = eligible?.within(wait.runnableSinceMs, claim.claimedAtMs) ?? [];
     const idleMs = IntervalUnion.of([...others, ...own]).coveredMs(
       wait.runnableSinceMs,
@@ -372,7 +386,8 @@ function fetchKey(worker: string, life: number, queue: string, startedAtMs: numb
 
 /**
  * When workers had room and waited for work: per schema and queue over all workers, and per
- * worker over its fetches that could take session-bound activities. A fetch that returned work
+ * worker over its fetches that could take session-bound activities; and, per fetch (see
+ * {@link fetchKey}), when the earliest work it took became visible. A fetch that returned work
  * counts only until its own work became visible (from then on it was busy claiming it, and a
  * fetch that takes older work first is no stall); one whose claims went unrecorded not at all.
  * Frozen workers and a database that was down are cut out.
@@ -381,7 +396,11 @@ function idleUnions(
   trail: AuditTrail,
   freezes: readonly FreezeWindow[],
   outages: readonly Interval[],
-): { any: Map<string, IntervalUnion>; routing: Map<string, IntervalUnion> } {
+): {
+  any: Map<string, IntervalUnion>;
+  routing: Map<string, IntervalUnion>;
+  busyFrom: Map<string, number>;
+} {
   // The visibility the rows themselves record: the estimates of when work became runnable for
   // its claimer err late, which must not make a fetch that took older work look idle.
   const busyFrom = new Map<string, number>();
@@ -419,5 +438,5 @@ function idleUnions(
   }
   const unite = (map: Map<string, Interval[]>) =>
     new Map([...map].map(([key, intervals]) => [key, IntervalUnion.of(intervals)]));
-  return { any: unite(anyWaits), routing: unite(routingWaits) };
+  return { any: unite(anyWaits), routing: unite(routingWaits), busyFrom };
 }
