@@ -28,6 +28,8 @@ export interface RunEvidence {
   /** Every instance the store holds per schema. */
   readonly instances: ReadonlyMap<string, readonly InstanceRow[]>;
   readonly clientSent: ReadonlyMap<string, number>;
+  /** Per session, the client messages enqueued again after an enqueue failed. */
+  readonly clientResent: ReadonlyMap<string, ReadonlySet<number>>;
   readonly failedSends: readonly string[];
   /** What the workers' observers recorded. */
   readonly audit: AuditTrail;
@@ -105,7 +107,12 @@ export function checkInvariants(evidence: RunEvidence, config: SwarmConfig): Inv
   const { audit } = evidence;
   return [
     checkSessionsComplete(outcomes, digests, unplanned),
-    checkDeliveredOnceInOrder(outcomes, evidence.clientSent, evidence.failedSends),
+    checkDeliveredOnceInOrder(
+      outcomes,
+      evidence.clientSent,
+      evidence.failedSends,
+      evidence.clientResent,
+    ),
     checkClaimsObserved(audit.claims, evidence.runtimeCounts, evidence.unobserved),
     checkNoExpiredLease(audit.claims, evidence.freezes, evidence.outages),
     checkNoStall(evidence, stallBounds(config)),

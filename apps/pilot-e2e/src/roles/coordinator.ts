@@ -258,6 +258,7 @@ export async function runSwarm(options: CoordinatorOptions): Promise<RunReport> 
     plans: new Map(runs.map((run) => [run.schema, run.all])),
     instances,
     clientSent: load.sentPerSession(),
+    clientResent: load.resentPerSession(),
     failedSends: clientFigures.failedSends,
     audit: await audit.readTrail(),
     unobserved: totals.unobserved,

@@ -53,6 +53,8 @@ export class ClientLoad {
   private bursts = 0;
   private continueAsNewBursts = 0;
   private readonly failedSends: string[] = [];
+  /** Per session key, the messages enqueued again after an enqueue failed. */
+  private readonly resent = new Map<string, Set<number>>();
 
   constructor(
     roots: readonly RootSession[],
@@ -123,6 +125,11 @@ export class ClientLoad {
     );
   }
 
+  /** Per session key, the sequence numbers enqueued again after an enqueue failed. */
+  resentPerSession(): Map<string, ReadonlySet<number>> {
+    return new Map(this.resent);
+  }
+
   figures(): ClientFigures {
     return {
       messagesSent: this.senders.reduce((sum, sender) => sum + sender.sent, 0),
@@ -170,6 +177,11 @@ export class ClientLoad {
           this.failedSends.push(`${schema}/${plan.id} #${message.seq}: ${String(error)}`);
           return;
         }
+        // The failed enqueue may have committed (the answer was lost): the next is a re-send.
+        const key = sessionKey(schema, plan.id);
+        const resent = this.resent.get(key) ?? new Set<number>();
+        resent.add(message.seq);
+        this.resent.set(key, resent);
         await sleep(Math.min(50 * attempt, 1_000));
       }
     }
