@@ -219,6 +219,24 @@ describe('no-stall', () => {
       );
     const died = [LIVES[0]!, { ...LIVES[1]!, endedAtMs: 1_500 }];
     expect(judge(4_800, died).passed).toBe(true);
+    const froze = checkNoStall(
+      evidence(
+        {
+          claims: [
+            claimRecord({ worker: 'main-w1', life: 200, lockToken: 'other', messageKey: 'x' }),
+            again(4_800),
+          ],
+          lockEvents: [
+            lockEvent({ lockToken: 'other', kind: 'ack' }),
+            lockEvent({ lockToken: 't2', kind: 'ack' }),
+          ],
+          waits: [fetchWait(1_000, 4_800, { sessionRouting: false })],
+        },
+        { freezes: [{ worker: 'main-w1', fromMs: 1_500, toMs: 7_000 }] },
+      ),
+      BOUNDS,
+    );
+    expect(froze.passed, froze.violations.join('\n')).toBe(true);
     expect(judge(4_800, LIVES).passed).toBe(false);
     expect(judge(12_000, died).violations[0]).toContain('a claim that never reached a worker');
   });

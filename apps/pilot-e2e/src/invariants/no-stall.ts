@@ -108,8 +108,8 @@ function workKey(claim: ClaimRecord): string {
  * activity whose session another worker held, when that worker's session lock ran out at the
  * latest (its death or freeze plus the session lock timeout, or its last use of the session plus
  * the idle and lock timeouts). A claim that never reached its worker (the worker died, lost its
- * connections, or the server restarted between the claim's commit and its answer) goes
- * unrecorded; a redelivery of work never seen claimed is taken to have waited for such a lease
+ * connections, froze, or the server restarted between the claim's commit and its answer) goes
+ * unrecorded (or is recorded only after the freeze); a redelivery of work never seen claimed is taken to have waited for such a lease
  * (a lock timeout after the latest such loss), and a session activity for such a session lock
  * (a session lock timeout after a loss of another worker). A turn or a session-free activity can go to any worker of its
  * schema; a session activity only to the worker that claimed it (fetches routing sessions).
@@ -244,7 +244,10 @@ function runnableSince(
     const messages = claim.messageKey.split(',').map((message) => `${claim.schema}/${message}`);
     const seenBefore = messages.some((message) => claimedMessages.has(message));
     for (const message of messages) claimedMessages.add(message);
-    if (claim.path === 'handoff' || claim.runnableAtMs === null) continue;
+    // A hand-off never waited; a claim whose lease had run out by the time it was recorded (its
+    // answer reached a frozen worker) held nothing any more.
+    const stale = claim.lockedUntilMs === null || claim.lockedUntilMs <= claim.claimedAtMs;
+    if (claim.path === 'handoff' || claim.runnableAtMs === null || stale) continue;
     let runnableSinceMs = claim.runnableAtMs;
     let why = 'its message became visible';
     let silent = false;
@@ -319,9 +322,17 @@ interface ClaimLoss {
   readonly what: string;
 }
 
-/** Deaths, connection drops and server restarts, earliest first. */
+/**
+ * Deaths, freezes, connection drops and server restarts, earliest first. (A fetch whose answer
+ * reached a frozen worker is recorded only after it thaws, after the lease it held ran out.)
+ */
 function claimLosses(evidence: StallEvidence): ClaimLoss[] {
   return [
+    ...evidence.freezes.map((freeze) => ({
+      worker: freeze.worker,
+      atMs: freeze.fromMs,
+      what: `${freeze.worker} froze`,
+    })),
     ...evidence.lives.flatMap((life) =>
       life.endedAtMs === null
         ? []
