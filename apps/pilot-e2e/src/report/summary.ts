@@ -15,7 +15,7 @@ export function formatSummary(report: RunReport): string {
     `clients     ${clients.messagesSent} messages in ${clients.bursts} bursts (${clients.continueAsNewBursts} timed to continue-as-new)`,
     `throughput  ${throughput.orchestrationTurnsPerSecond.toFixed(1)} turns/s, ${throughput.activitiesPerSecond.toFixed(1)} activities/s, ${throughput.messagesPerSecond.toFixed(1)} messages/s, ${throughput.instancesCompletedPerSecond.toFixed(2)} instances/s`,
     `fleet       ${fleet.workers} workers, ${fleet.restarts} restarts, ${fleet.unexpectedExits} unexpected exits, ${fleet.metrics?.orchContinueAsNew ?? 0} continue-as-new`,
-    `leases      ${leases.orchestrator.fetches} orchestration / ${leases.worker.fetches} activity fetches, least left ${leases.orchestrator.minRemainingMs ?? '-'} / ${leases.worker.minRemainingMs ?? '-'} ms, longest wait for work ${leases.orchestrator.fetchMsMax} / ${leases.worker.fetchMsMax} ms`,
+    `leases      ${leases.orchestrator.fetches} orchestration / ${leases.worker.fetches} activity fetches, least left (frozen workers included) ${leases.orchestrator.minRemainingMs ?? '-'} / ${leases.worker.minRemainingMs ?? '-'} ms, longest wait for work ${leases.orchestrator.fetchMsMax} / ${leases.worker.fetchMsMax} ms`,
   );
   for (const [engine, totals] of Object.entries(fleet.engines)) {
     lines.push(
