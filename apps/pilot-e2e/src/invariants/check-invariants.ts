@@ -18,7 +18,8 @@ import type { Interval } from './interval-union.js';
 import { checkNoAckLoop } from './no-ack-loop.js';
 import { checkNoExpiredLease } from './no-expired-lease.js';
 import { checkQueuesDrained, type QueueLeftovers } from './queues-drained.js';
-import { checkNoStall, stallBounds } from './no-stall.js';
+import { checkNoStall } from './no-stall.js';
+import { stallBounds } from './stall-evidence.js';
 import { checkSessionsComplete, type DigestOutcome } from './sessions-complete.js';
 
 /** Everything the end-of-run checks look at. */

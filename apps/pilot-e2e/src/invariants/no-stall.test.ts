@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { AuditTrail } from '../observe/audit-records.js';
 import type { WorkerLife } from './claim-holds.js';
-import { checkNoStall, type StallBounds, type StallEvidence } from './no-stall.js';
+import { checkNoStall } from './no-stall.js';
+import type { StallBounds, StallEvidence } from './stall-evidence.js';
 import { claimRecord, fetchWait, lockEvent } from './outcomes.test-support.js';
 
 const BOUNDS: StallBounds = {
