@@ -1,4 +1,4 @@
-import { claimHolds, goneAtMs } from './claim-holds.js';
+import { claimHolds, goneAtMs, type ClaimHold } from './claim-holds.js';
 import { fetchKey, idleRoom } from './idle-room.js';
 import { IntervalUnion } from './interval-union.js';
 import { invariantResult, type InvariantResult } from './invariant-result.js';
@@ -52,47 +52,20 @@ function describe(wait: JudgedWait): string {
  * latest (its death or freeze plus the session lock timeout, or its last use of the session plus
  * the idle and lock timeouts). A claim that never reached its worker (the worker died, lost its
  * connections, froze, or the server restarted between the claim's commit and its answer) goes
- * unrecorded (or is recorded only after the freeze); a redelivery of work never seen claimed is taken to have waited for such a lease
- * (a lock timeout after the latest such loss), and a session activity for such a session lock
- * (a session lock timeout after a loss of another worker). A turn or a session-free activity can go to any worker of its
- * schema; a session activity only to the worker that claimed it (fetches routing sessions).
- * Fetch waits of a frozen worker and while the database was down do not count as idle.
+ * unrecorded (or is recorded only after the freeze); a redelivery of work never seen claimed is
+ * taken to have waited for such a lease (a lock timeout after the latest such loss), and a
+ * session activity for such a session lock (a session lock timeout after a loss of another
+ * worker). A turn or a session-free activity can go to any worker of its schema; a session
+ * activity only to the worker that claimed it (fetches routing sessions). Fetch waits of a
+ * frozen worker and while the database was down do not count as idle.
  */
 export function checkNoStall(evidence: StallEvidence, bounds: StallBounds): InvariantResult {
-  const { audit: trail, lives, freezes, outages } = evidence;
+  const { audit: trail, freezes, outages } = evidence;
   const holds = claimHolds(trail.claims, trail.lockEvents);
-  const lifeOf = new Map(lives.map((life) => [life.pid, life]));
   const violations: string[] = [];
 
-  let lost = 0;
-  for (const hold of holds.values()) {
-    if (hold.ending !== null) continue;
-    const { claim } = hold;
-    const life = lifeOf.get(claim.life);
-    if (life === undefined) continue;
-    // The runtime had the claim from when the observer let go of it; a holder that died or froze
-    // before its lease (and the grace for its last records) ran out is excused.
-    // Records buffered while the server was down reach the audit log only once it is back.
-    const heldUntilMs = Math.max(hold.leaseEndMs, claim.observedAtMs);
-    const blockedUntilMs = Math.max(
-      heldUntilMs,
-      ...outages
-        .filter((outage) => outage.fromMs <= heldUntilMs && outage.toMs >= claim.claimedAtMs)
-        .map((outage) => outage.toMs),
-    );
-    const dueMs = blockedUntilMs + LOST_CLAIM_GRACE_MS;
-    const gone = goneAtMs(
-      claim.worker,
-      claim.claimedAtMs,
-      [life],
-      freezes.filter((freeze) => freeze.toMs >= claim.claimedAtMs),
-    );
-    if (gone !== null && gone <= dueMs) continue;
-    lost += 1;
-    violations.push(
-      `${claim.worker} (pid ${claim.life}, alive until ${life.endedAtMs === null ? 'the end' : new Date(life.endedAtMs).toISOString()}) claimed ${claim.schema}/${claim.instance} ${claim.queue === 'orchestrator' ? 'turn' : `activity ${claim.messageKey}`}${claim.session === null ? '' : ` of session ${claim.session}`} and neither acknowledged nor abandoned it: its work waited for the lease to run out (${Math.round(hold.leaseEndMs - claim.claimedAtMs)} ms)`,
-    );
-  }
+  const lost = lostClaims(holds, evidence);
+  violations.push(...lost);
 
   const runnable = runnableWork(holds, evidence, bounds);
   const idle = idleRoom(trail, freezes, outages);
@@ -142,11 +115,11 @@ export function checkNoStall(evidence: StallEvidence, bounds: StallBounds): Inva
     'no-stall',
     `${judged.length} claims judged, longest idle wait ${Math.round(longest?.idleMs ?? 0)} ms${
       longest === undefined ? '' : ` (${longest.claim.schema}/${longest.claim.instance})`
-    } (bounds ${bounds.announcedMs} / ${bounds.silentMs} ms), ${stalled.length} over, ${lost} claims lost`,
+    } (bounds ${bounds.announcedMs} / ${bounds.silentMs} ms), ${stalled.length} over, ${lost.length} claims lost`,
     {
       judged: judged.length,
       unjudged,
-      lostClaims: lost,
+      lostClaims: lost.length,
       sessionTakeovers: judged.filter((wait) => wait.takeover).length,
       overBound: stalled.length,
       longestIdleMs: Math.round(longest?.idleMs ?? 0),
@@ -156,4 +129,42 @@ export function checkNoStall(evidence: StallEvidence, bounds: StallBounds): Inva
     },
     violations,
   );
+}
+
+/**
+ * The claims a worker that lived on neither acknowledged nor abandoned, described. The runtime
+ * had a claim from when the observer let go of it; a holder that died or froze before its lease
+ * (and the grace for its last records) ran out is excused, and records buffered while the
+ * server was down reach the audit log only once it is back.
+ */
+function lostClaims(holds: ReadonlyMap<string, ClaimHold>, evidence: StallEvidence): string[] {
+  const { lives, freezes, outages } = evidence;
+  const lifeOf = new Map(lives.map((life) => [life.pid, life]));
+  const lost: string[] = [];
+  for (const hold of holds.values()) {
+    if (hold.ending !== null) continue;
+    const { claim } = hold;
+    const life = lifeOf.get(claim.life);
+    if (life === undefined) continue;
+    const heldUntilMs = Math.max(hold.leaseEndMs, claim.observedAtMs);
+    const blockedUntilMs = Math.max(
+      heldUntilMs,
+      ...outages
+        .filter((outage) => outage.fromMs <= heldUntilMs && outage.toMs >= claim.claimedAtMs)
+        .map((outage) => outage.toMs),
+    );
+    const dueMs = blockedUntilMs + LOST_CLAIM_GRACE_MS;
+    const gone = goneAtMs(
+      claim.worker,
+      claim.claimedAtMs,
+      [life],
+      freezes.filter((freeze) => freeze.toMs >= claim.claimedAtMs),
+    );
+    if (gone !== null && gone <= dueMs) continue;
+    lost.push(
+      `${claim.worker} (pid ${claim.life}, alive until ${life.endedAtMs === null ? 'the end' : new Date(life.endedAtMs).toISOString()}) claimed ${claim.schema}/${claim.instance} ${claim.queue === 'orchestrator' ? 'turn' : `activity ${claim.messageKey}`}${claim.session === null ? '' : ` of session ${claim.session}`} and neither acknowledged nor abandoned it: its work waited for the lease to run out (${Math.round(hold.leaseEndMs - claim.claimedAtMs)} ms)`,
+    );
+  }
+
+  return lost;
 }
