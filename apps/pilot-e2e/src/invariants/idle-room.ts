@@ -1,5 +1,5 @@
 import type { FreezeWindow } from '../chaos/chaos-context.js';
-import type { AuditTrail } from '../observe/audit-records.js';
+import type { AuditTrail, FetchWait } from '../observe/audit-records.js';
 import { IntervalUnion, type Interval } from './interval-union.js';
 
 /** When workers had room and waited for work, see {@link idleRoom}. */
@@ -10,6 +10,8 @@ export interface IdleRoom {
   readonly routing: ReadonlyMap<string, IntervalUnion>;
   /** Per fetch ({@link fetchKey}), when the earliest work it took became visible. */
   readonly busyFrom: ReadonlyMap<string, number>;
+  /** The spans a worker's fetches in flight do not count as idle. */
+  readonly notIdle: (worker: string) => Interval[];
 }
 
 /** Identifies one fetch call of one worker life (its claims carry its start). */
@@ -23,12 +25,13 @@ export function fetchKey(worker: string, life: number, queue: string, startedAtM
  * {@link fetchKey}), when the earliest work it took became visible. A fetch that returned work
  * counts only until its own work became visible (from then on it was busy claiming it, and a
  * fetch that takes older work first is no stall); one whose claims went unrecorded not at all.
- * Frozen workers and a database that was down are cut out.
+ * Frozen workers, a database that was down and reconnections after cut connections are cut out.
  */
 export function idleRoom(
   trail: AuditTrail,
   freezes: readonly FreezeWindow[],
   outages: readonly Interval[],
+  connectionDrops: readonly { readonly worker: string; readonly atMs: number }[],
 ): IdleRoom {
   // The visibility the rows themselves record: the estimates of when work became runnable for
   // its claimer err late, which must not make a fetch that took older work look idle.
@@ -40,12 +43,8 @@ export function idleRoom(
   }
   const anyWaits = new Map<string, Interval[]>();
   const routingWaits = new Map<string, Interval[]>();
-  const frozen = new Map<string, Interval[]>();
-  for (const freeze of freezes) {
-    frozen.set(freeze.worker, [...(frozen.get(freeze.worker) ?? []), freeze]);
-  }
+  const holes = notIdle(trail, freezes, outages, connectionDrops);
   for (const wait of trail.waits) {
-    const holes = [...(frozen.get(wait.worker) ?? []), ...outages];
     const toMs =
       wait.returned === 0
         ? wait.toMs
@@ -53,7 +52,7 @@ export function idleRoom(
             wait.toMs,
             busyFrom.get(fetchKey(wait.worker, wait.life, wait.queue, wait.fromMs)) ?? wait.fromMs,
           );
-    const pieces = IntervalUnion.of([{ fromMs: wait.fromMs, toMs }]).without(holes);
+    const pieces = IntervalUnion.of([{ fromMs: wait.fromMs, toMs }]).without(holes(wait.worker));
     const key = `${wait.schema}/${wait.queue}`;
     const list = anyWaits.get(key) ?? [];
     list.push(...pieces.intervals());
@@ -67,5 +66,37 @@ export function idleRoom(
   }
   const unite = (map: Map<string, Interval[]>) =>
     new Map([...map].map(([key, intervals]) => [key, IntervalUnion.of(intervals)]));
-  return { any: unite(anyWaits), routing: unite(routingWaits), busyFrom };
+  return { any: unite(anyWaits), routing: unite(routingWaits), busyFrom, notIdle: holes };
+}
+
+/**
+ * When a worker's fetches were in flight without being idle: while it was frozen, while the
+ * server was down, and after its connections were cut until each queue's first fetch since
+ * returned (that fetch spent its time reconnecting).
+ */
+function notIdle(
+  trail: AuditTrail,
+  freezes: readonly FreezeWindow[],
+  outages: readonly Interval[],
+  connectionDrops: readonly { readonly worker: string; readonly atMs: number }[],
+): (worker: string) => Interval[] {
+  const byWorker = new Map<string, Interval[]>();
+  const add = (worker: string, interval: Interval): void => {
+    byWorker.set(worker, [...(byWorker.get(worker) ?? []), interval]);
+  };
+  for (const freeze of freezes) add(freeze.worker, freeze);
+  for (const drop of connectionDrops) {
+    for (const queue of ['orchestrator', 'worker'] as const) {
+      const first = trail.waits
+        .filter((wait) => wait.worker === drop.worker && wait.queue === queue)
+        .filter((wait) => wait.toMs >= drop.atMs)
+        .reduce<FetchWait | undefined>(
+          (earliest, wait) =>
+            earliest === undefined || wait.toMs < earliest.toMs ? wait : earliest,
+          undefined,
+        );
+      if (first !== undefined) add(drop.worker, { fromMs: drop.atMs, toMs: first.toMs });
+    }
+  }
+  return (worker) => [...(byWorker.get(worker) ?? []), ...outages];
 }

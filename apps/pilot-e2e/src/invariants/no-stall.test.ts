@@ -128,6 +128,21 @@ describe('no-stall', () => {
     expect(judge(4_500).violations[0]).toContain('1500 ms only in the claiming fetch');
   });
 
+  it('does not count the first fetch after a worker lost its connections as idle', () => {
+    // The fetch started at 4 000 ms, right after the drop, and took 2 s reconnecting.
+    const audit = {
+      claims: [lateClaim(6_000, { runnableAtMs: 4_100, fetchStartedAtMs: 4_000 })],
+      lockEvents: [lockEvent({ lockToken: 't2', kind: 'ack', worker: 'main-w1', life: 200 })],
+      waits: [fetchWait(4_000, 6_000, { worker: 'main-w1', life: 200, returned: 1 })],
+    };
+    expect(checkNoStall(evidence(audit), BOUNDS).passed).toBe(false);
+    const dropped = checkNoStall(
+      evidence(audit, { connectionDrops: [{ worker: 'main-w1', atMs: 3_990 }] }),
+      BOUNDS,
+    );
+    expect(dropped.passed, dropped.violations.join('\n')).toBe(true);
+  });
+
   it('does not count time in which no worker had room', () => {
     const result = checkNoStall(
       evidence({

@@ -68,7 +68,7 @@ export function checkNoStall(evidence: StallEvidence, bounds: StallBounds): Inva
   violations.push(...lost);
 
   const runnable = runnableWork(holds, evidence, bounds);
-  const idle = idleRoom(trail, freezes, outages);
+  const idle = idleRoom(trail, freezes, outages, evidence.connectionDrops);
   const judged: JudgedWait[] = [];
   for (const wait of runnable) {
     const { claim } = wait;
@@ -84,7 +84,7 @@ export function checkNoStall(evidence: StallEvidence, bounds: StallBounds): Inva
         claim.fetchStartedAtMs) > claim.fetchStartedAtMs;
     const own = waitedForWork
       ? IntervalUnion.of([{ fromMs: claim.fetchStartedAtMs, toMs: claim.claimedAtMs }])
-          .without([...freezes.filter((freeze) => freeze.worker === claim.worker), ...outages])
+          .without(idle.notIdle(claim.worker))
           .intervals()
       : [];
     const others = eligible?.within(wait.runnableSinceMs, claim.claimedAtMs) ?? [];
