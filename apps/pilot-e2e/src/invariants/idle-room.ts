@@ -25,13 +25,15 @@ export function fetchKey(worker: string, life: number, queue: string, startedAtM
  * {@link fetchKey}), when the earliest work it took became visible. A fetch that returned work
  * counts only until its own work became visible (from then on it was busy claiming it, and a
  * fetch that takes older work first is no stall); one whose claims went unrecorded not at all.
- * Frozen workers, a database that was down and reconnections after cut connections are cut out.
+ * Frozen workers, a database that was down, and a worker connecting (after its start or cut
+ * connections) are cut out.
  */
 export function idleRoom(
   trail: AuditTrail,
   freezes: readonly FreezeWindow[],
   outages: readonly Interval[],
-  connectionDrops: readonly { readonly worker: string; readonly atMs: number }[],
+  /** When each worker started or had its connections cut: it connected afresh. */
+  connecting: readonly { readonly worker: string; readonly atMs: number }[],
 ): IdleRoom {
   // The visibility the rows themselves record: the estimates of when work became runnable for
   // its claimer err late, which must not make a fetch that took older work look idle.
@@ -43,7 +45,7 @@ export function idleRoom(
   }
   const anyWaits = new Map<string, Interval[]>();
   const routingWaits = new Map<string, Interval[]>();
-  const holes = notIdle(trail, freezes, outages, connectionDrops);
+  const holes = notIdle(trail, freezes, outages, connecting);
   for (const wait of trail.waits) {
     const toMs =
       wait.returned === 0
@@ -71,31 +73,31 @@ export function idleRoom(
 
 /**
  * When a worker's fetches were in flight without being idle: while it was frozen, while the
- * server was down, and after its connections were cut until each queue's first fetch since
- * returned (that fetch spent its time reconnecting).
+ * server was down, and from its start or the moment its connections were cut until each queue's
+ * first fetch since returned (that fetch spent its time connecting).
  */
 function notIdle(
   trail: AuditTrail,
   freezes: readonly FreezeWindow[],
   outages: readonly Interval[],
-  connectionDrops: readonly { readonly worker: string; readonly atMs: number }[],
+  connecting: readonly { readonly worker: string; readonly atMs: number }[],
 ): (worker: string) => Interval[] {
   const byWorker = new Map<string, Interval[]>();
   const add = (worker: string, interval: Interval): void => {
     byWorker.set(worker, [...(byWorker.get(worker) ?? []), interval]);
   };
   for (const freeze of freezes) add(freeze.worker, freeze);
-  for (const drop of connectionDrops) {
+  for (const start of connecting) {
     for (const queue of ['orchestrator', 'worker'] as const) {
       const first = trail.waits
-        .filter((wait) => wait.worker === drop.worker && wait.queue === queue)
-        .filter((wait) => wait.toMs >= drop.atMs)
+        .filter((wait) => wait.worker === start.worker && wait.queue === queue)
+        .filter((wait) => wait.toMs >= start.atMs)
         .reduce<FetchWait | undefined>(
           (earliest, wait) =>
             earliest === undefined || wait.toMs < earliest.toMs ? wait : earliest,
           undefined,
         );
-      if (first !== undefined) add(drop.worker, { fromMs: drop.atMs, toMs: first.toMs });
+      if (first !== undefined) add(start.worker, { fromMs: start.atMs, toMs: first.toMs });
     }
   }
   return (worker) => [...(byWorker.get(worker) ?? []), ...outages];

@@ -19,8 +19,23 @@ const LIVES: WorkerLife[] = [
   { worker: 'main-w1', pid: 200, startedAtMs: 0, endedAtMs: null },
 ];
 
+/** The first fetch of each worker life and queue, done at 1 ms (it connected, and found nothing). */
+const FIRST_FETCHES = LIVES.flatMap((life) =>
+  (['orchestrator', 'worker'] as const).map((queue) =>
+    fetchWait(0, 1, { worker: life.worker, life: life.pid, queue }),
+  ),
+);
+
 function evidence(audit: AuditTrail, fields: Partial<StallEvidence> = {}): StallEvidence {
-  return { audit, lives: LIVES, freezes: [], outages: [], connectionDrops: [], ...fields };
+  const waits = audit.waits.length === 0 ? [] : [...FIRST_FETCHES, ...audit.waits];
+  return {
+    audit: { ...audit, waits },
+    lives: LIVES,
+    freezes: [],
+    outages: [],
+    connectionDrops: [],
+    ...fields,
+  };
 }
 
 /** `main-w1` claims activity `t2` at `claimedAtMs`; it became visible at 1 000 ms. */
@@ -128,7 +143,7 @@ describe('no-stall', () => {
     expect(judge(4_500).violations[0]).toContain('1500 ms only in the claiming fetch');
   });
 
-  it('does not count the first fetch after a worker lost its connections as idle', () => {
+  it('does not count the first fetch after a worker started or lost its connections as idle', () => {
     // The fetch started at 4 000 ms, right after the drop, and took 2 s reconnecting.
     const audit = {
       claims: [lateClaim(6_000, { runnableAtMs: 4_100, fetchStartedAtMs: 4_000 })],
@@ -141,6 +156,8 @@ describe('no-stall', () => {
       BOUNDS,
     );
     expect(dropped.passed, dropped.violations.join('\n')).toBe(true);
+    const restarted = [LIVES[0]!, { ...LIVES[1]!, startedAtMs: 3_900 }];
+    expect(checkNoStall(evidence(audit, { lives: restarted }), BOUNDS).passed).toBe(true);
   });
 
   it('does not count time in which no worker had room', () => {

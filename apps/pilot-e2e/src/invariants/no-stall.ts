@@ -68,7 +68,10 @@ export function checkNoStall(evidence: StallEvidence, bounds: StallBounds): Inva
   violations.push(...lost);
 
   const runnable = runnableWork(holds, evidence, bounds);
-  const idle = idleRoom(trail, freezes, outages, evidence.connectionDrops);
+  const idle = idleRoom(trail, freezes, outages, [
+    ...evidence.lives.map((life) => ({ worker: life.worker, atMs: life.startedAtMs })),
+    ...evidence.connectionDrops,
+  ]);
   const judged: JudgedWait[] = [];
   for (const wait of runnable) {
     const { claim } = wait;
