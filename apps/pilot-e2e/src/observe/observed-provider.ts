@@ -4,6 +4,7 @@ import { AuditBuffer } from './audit-buffer.js';
 import type { AuditLog, ClaimedItem } from './audit-log.js';
 import type { AuditQueue, ClaimPath, LockEventKind } from './audit-records.js';
 import type { LeaseStats } from './lease-stats.js';
+import { providerWithOverrides } from './provider-with-overrides.js';
 
 /** Error texts of a failed acknowledgement whose lock token is no longer valid. */
 const LOCK_TOKEN_FAILURES = [
@@ -334,16 +335,7 @@ export function observeProvider(inner: Provider, options: ObserverOptions): Obse
     },
   };
 
-  const provider = new Proxy(inner, {
-    get(target, property, receiver) {
-      const override = overrides[property as keyof Provider];
-      if (override !== undefined) return override;
-      const value: unknown = Reflect.get(target, property, receiver);
-      return typeof value === 'function'
-        ? (value as (...args: unknown[]) => unknown).bind(target)
-        : value;
-    },
-  });
+  const provider = providerWithOverrides(inner, overrides);
   return {
     provider,
     unobserved: () => unobserved + buffer.lost,

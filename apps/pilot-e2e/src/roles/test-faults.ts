@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FetchedWorkItem, Provider } from '@duro/core';
+import { providerWithOverrides } from '../observe/provider-with-overrides.js';
 
 /**
  * Environment variable that builds a deliberate defect into every worker process, for the tests
@@ -51,16 +52,7 @@ function adjustingWorkFetches(
       },
     }),
   };
-  return new Proxy(provider, {
-    get(target, property, receiver) {
-      const override = overrides[property as keyof Provider];
-      if (override !== undefined) return override;
-      const value: unknown = Reflect.get(target, property, receiver);
-      return typeof value === 'function'
-        ? (value as (...args: unknown[]) => unknown).bind(target)
-        : value;
-    },
-  });
+  return providerWithOverrides(provider, overrides);
 }
 
 /** The `drop-session-claim` defect, wrapped around the observed provider. */
