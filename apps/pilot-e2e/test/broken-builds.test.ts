@@ -20,34 +20,42 @@ async function runBroken(
   return { ...run, failed: run.report?.invariants.filter((result) => !result.passed) ?? [] };
 }
 
+/** Each defect, the invariant that must fail on it, and what its violation must name. */
+const DEFECTS: readonly {
+  readonly title: string;
+  readonly fault: TestFault;
+  readonly invariant: string;
+  readonly violation: RegExp;
+}[] = [
+  {
+    title: 'fails no-stall, naming the claim, when a runtime drops one session activity it claimed',
+    fault: 'drop-session-claim',
+    invariant: 'no-stall',
+    violation: /claimed \S+ activity \S+ of session \S+ and neither acknowledged nor abandoned it/,
+  },
+  {
+    title:
+      'fails no-expired-lease, naming the lease, when the provider hands out a lease already expired',
+    fault: 'expired-lease',
+    invariant: 'no-expired-lease',
+    violation: /got a worker lease on \S+ \(\w+\) with -\d+ ms left/,
+  },
+];
+
 describe('the swarm check on a deliberately broken build', () => {
   const schema = useTestSchema();
 
-  it(
-    'fails no-stall, naming the claim, when a runtime drops one session activity it claimed',
-    async () => {
-      const { code, output, failed } = await runBroken(schema, 'drop-session-claim');
-      expect(code, output).toBe(1);
-      expect(output).toContain('FAIL  no-stall');
-      const noStall = failed.find((result) => result.name === 'no-stall');
-      expect(noStall?.violations.join('\n'), output).toMatch(
-        /claimed \S+ activity \S+ of session \S+ and neither acknowledged nor abandoned it/,
-      );
-    },
-    BROKEN_TIMEOUT_MS,
-  );
-
-  it(
-    'fails no-expired-lease, naming the lease, when the provider hands out a lease already expired',
-    async () => {
-      const { code, output, failed } = await runBroken(schema, 'expired-lease');
-      expect(code, output).toBe(1);
-      expect(output).toContain('FAIL  no-expired-lease');
-      const expired = failed.find((result) => result.name === 'no-expired-lease');
-      expect(expired?.violations.join('\n'), output).toMatch(
-        /got a worker lease on \S+ \(\w+\) with -\d+ ms left/,
-      );
-    },
-    BROKEN_TIMEOUT_MS,
-  );
+  for (const { title, fault, invariant, violation } of DEFECTS) {
+    it(
+      title,
+      async () => {
+        const { code, output, failed } = await runBroken(schema, fault);
+        expect(code, output).toBe(1);
+        expect(output).toContain(`FAIL  ${invariant}`);
+        const result = failed.find((candidate) => candidate.name === invariant);
+        expect(result?.violations.join('\n'), output).toMatch(violation);
+      },
+      BROKEN_TIMEOUT_MS,
+    );
+  }
 });
