@@ -1,14 +1,16 @@
 //! The swarm's activities on the Rust runtime, as `apps/pilot-e2e/src/workload/activities.ts`
 //! runs them: a session-affine turn of some length and the tool steps after it, and those that
-//! call the client (notify the parent, start a child, raise a digest's event). A failed client call returns an error, which the session's retry
-//! policy retries.
+//! call the client (notify the parent, start a child, raise a digest's event). A failed client
+//! call returns an error, which the session's retry policy retries.
 
+use std::future::Future;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use duroxide::runtime::registry::ActivityRegistry;
+use duroxide::runtime::registry::{ActivityRegistry, ActivityRegistryBuilder};
 use duroxide::ActivityContext;
+use serde::de::DeserializeOwned;
 
 use super::digest::{DIGEST_EVENT, RAISE_DIGEST};
 use super::session::{NOTIFY_PARENT, SESSION_ORCHESTRATION, SESSION_QUEUE, SPAWN_CHILD, TOOL, TURN};
@@ -118,51 +120,39 @@ async fn spawn_child(ctx: ActivityContext, child: SpawnChildInput) -> Result<(),
         .map_err(|error| format!("starting child {}: {error}", child.id))
 }
 
+/// Adds activity `name`, which runs `run` and counts its successes on `observer`.
+fn add_counted<In, F, Fut>(
+    builder: ActivityRegistryBuilder,
+    observer: &Arc<WorkerObserver>,
+    name: &'static str,
+    run: F,
+) -> ActivityRegistryBuilder
+where
+    In: DeserializeOwned + Send + 'static,
+    F: Fn(ActivityContext, In) -> Fut + Send + Sync + Clone + 'static,
+    Fut: Future<Output = Result<(), String>> + Send + 'static,
+{
+    let observer = Arc::clone(observer);
+    add_activity(builder, name, move |ctx: ActivityContext, input: In| {
+        let observer = Arc::clone(&observer);
+        let running = run(ctx, input);
+        async move { observer.count_success(running.await) }
+    })
+}
+
 /// The session's and the digest's activities, reporting to `observer`.
 pub fn activity_registry(observer: Arc<WorkerObserver>) -> ActivityRegistry {
-    let tool_observer = Arc::clone(&observer);
-    let raise_observer = Arc::clone(&observer);
     let turn_observer = Arc::clone(&observer);
     let builder = add_activity(
         ActivityRegistry::builder(),
-        TOOL,
-        move |ctx: ActivityContext, tool: ToolInput| {
-            let observer = Arc::clone(&tool_observer);
-            async move { observer.count_success(run_tool(ctx, tool).await) }
-        },
-    );
-    let builder = add_activity(
-        builder,
-        RAISE_DIGEST,
-        move |ctx: ActivityContext, input: RaiseDigestInput| {
-            let observer = Arc::clone(&raise_observer);
-            async move { observer.count_success(raise_digest(ctx, input).await) }
-        },
-    );
-    let builder = add_activity(
-        builder,
         TURN,
         move |ctx: ActivityContext, turn: TurnInput| {
             let observer = Arc::clone(&turn_observer);
             async move { observer.count_success(run_turn(&observer, &ctx, turn).await) }
         },
     );
-    let notify_observer = Arc::clone(&observer);
-    let builder = add_activity(
-        builder,
-        NOTIFY_PARENT,
-        move |ctx: ActivityContext, input: NotifyParentInput| {
-            let observer = Arc::clone(&notify_observer);
-            async move { observer.count_success(notify_parent(ctx, input).await) }
-        },
-    );
-    add_activity(
-        builder,
-        SPAWN_CHILD,
-        move |ctx: ActivityContext, child: SpawnChildInput| {
-            let observer = Arc::clone(&observer);
-            async move { observer.count_success(spawn_child(ctx, child).await) }
-        },
-    )
-    .build()
+    let builder = add_counted(builder, &observer, TOOL, run_tool);
+    let builder = add_counted(builder, &observer, RAISE_DIGEST, raise_digest);
+    let builder = add_counted(builder, &observer, NOTIFY_PARENT, notify_parent);
+    add_counted(builder, &observer, SPAWN_CHILD, spawn_child).build()
 }

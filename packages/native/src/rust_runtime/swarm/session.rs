@@ -7,12 +7,11 @@ use std::time::Duration;
 
 use duroxide::{Either2, OrchestrationContext, RetryPolicy};
 
+use super::digest::{digest_instance_id, DIGEST_ORCHESTRATION};
 use super::kv_fifo::KvFifo;
 use super::seeded_random::SeededRandom;
-use super::digest::{digest_instance_id, DIGEST_ORCHESTRATION};
 use super::session_state::{
-    DigestInput, NotifyParentInput, SessionInput, SessionMessage, SessionStatus, SpawnChildInput, ToolInput,
-    TurnInput,
+    DigestInput, NotifyParentInput, SessionInput, SessionMessage, SessionStatus, SpawnChildInput, ToolInput, TurnInput,
 };
 use crate::rust_runtime::scenarios::{from_json, json};
 
@@ -194,8 +193,12 @@ async fn turn_steps(ctx: &OrchestrationContext, session: &str, turn: u64) -> Res
                 session: session.to_string(),
                 turn,
             };
-            ctx.schedule_sub_orchestration_with_id(DIGEST_ORCHESTRATION, digest_instance_id(session, turn), json(&input))
-                .await?;
+            ctx.schedule_sub_orchestration_with_id(
+                DIGEST_ORCHESTRATION,
+                digest_instance_id(session, turn),
+                json(&input),
+            )
+            .await?;
         }
         1 => {
             tool("first".to_string(), SHORT_TOOL_MS).await?;
