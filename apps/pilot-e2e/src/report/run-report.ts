@@ -49,6 +49,9 @@ export interface RunReport {
   };
   readonly leases: Readonly<Record<'orchestrator' | 'worker', LeaseFigures>>;
   readonly faults: {
+    /** How many faults the run planned; a fault that found no target in time was skipped. */
+    readonly planned: number;
+    /** Per kind, the faults that happened. */
     readonly injected: Readonly<Record<string, number>>;
     readonly outcomes: readonly FaultOutcome[];
   };

@@ -25,10 +25,14 @@ export function formatSummary(report: RunReport): string {
   if (fleet.engines.rust !== undefined) {
     lines.push(`shared      ${fleet.sharedInstances} instances fetched by both runtimes`);
   }
-  const injected = Object.entries(report.faults.injected)
-    .map(([kind, count]) => `${kind} ${count}`)
-    .join(', ');
-  lines.push(`faults      ${injected === '' ? 'none' : injected}`);
+  const { planned, injected } = report.faults;
+  const kinds = Object.entries(injected);
+  const total = kinds.reduce((sum, [, count]) => sum + count, 0);
+  lines.push(
+    `faults      ${total} of ${planned} planned injected${
+      kinds.length === 0 ? '' : `: ${kinds.map(([kind, count]) => `${kind} ${count}`).join(', ')}`
+    }`,
+  );
   lines.push('invariants');
   for (const result of report.invariants) {
     lines.push(`  ${result.passed ? 'pass' : 'FAIL'}  ${result.name}: ${result.summary}`);

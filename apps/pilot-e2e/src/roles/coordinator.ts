@@ -189,6 +189,7 @@ export async function runSwarm(options: CoordinatorOptions): Promise<RunReport> 
   await load.startSessions();
   const chaosStop = new AbortController();
   const random = new SeededRandom(config.seed, 'chaos');
+  const plannedFaults = planFaults(config.chaos, random);
   const chaos = runChaos(
     {
       fleet,
@@ -200,7 +201,7 @@ export async function runSwarm(options: CoordinatorOptions): Promise<RunReport> 
       outages,
       favoured: options.mixedFleet ? (slot) => slot.launch.engine === 'rust' : undefined,
     },
-    planFaults(config.chaos, random),
+    plannedFaults,
     workStartMs,
     config.loadDurationMs,
     chaosStop.signal,
@@ -317,7 +318,7 @@ export async function runSwarm(options: CoordinatorOptions): Promise<RunReport> 
       sharedInstances: totals.sharedInstances,
     },
     leases: totals.leases,
-    faults: { injected, outcomes },
+    faults: { planned: plannedFaults.length, injected, outcomes },
     invariants,
     logDir: options.logDir,
     keptSchemas,
