@@ -158,6 +158,37 @@ describe('no-stall', () => {
     expect(dropped.passed, dropped.violations.join('\n')).toBe(true);
     const restarted = [LIVES[0]!, { ...LIVES[1]!, startedAtMs: 3_900 }];
     expect(checkNoStall(evidence(audit, { lives: restarted }), BOUNDS).passed).toBe(true);
+    const serverRestart = { outages: [{ fromMs: 3_000, toMs: 3_500 }] };
+    expect(checkNoStall(evidence(audit, serverRestart), BOUNDS).passed).toBe(true);
+  });
+
+  it("judges the wait until the claim was sent, not the claim statement's own round trip", () => {
+    // The fetch started at 4 000 ms, its work became visible at 4 500 ms, and it returned at
+    // 6 000 ms; the provider sent the claim (and started the 3 s lease) at `sentAtMs`.
+    const judge = (sentAtMs: number) =>
+      checkNoStall(
+        evidence({
+          claims: [
+            lateClaim(6_000, {
+              runnableAtMs: 4_500,
+              fetchStartedAtMs: 4_000,
+              lockedUntilMs: sentAtMs + 3_000,
+            }),
+          ],
+          lockEvents: [lockEvent({ lockToken: 't2', kind: 'ack', worker: 'main-w1', life: 200 })],
+          waits: [fetchWait(4_000, 6_000, { worker: 'main-w1', life: 200, returned: 1 })],
+        }),
+        BOUNDS,
+      );
+    const sentAtOnce = judge(4_600);
+    expect(sentAtOnce.passed, sentAtOnce.violations.join('\n')).toBe(true);
+    expect(sentAtOnce.figures.longestIdleMs).toBe(100);
+    const sentLate = judge(5_900);
+    expect(sentLate.passed).toBe(false);
+    expect(sentLate.violations[0]).toContain(
+      'waited 1400 ms until main-w1 claimed it at 1970-01-01T00:00:05.900Z',
+    );
+    expect(sentLate.violations[0]).toContain('1900 ms to send its claim and 100 ms more to return');
   });
 
   it('does not count time in which no worker had room', () => {

@@ -1,3 +1,4 @@
+import type { ClaimRecord } from '../observe/audit-records.js';
 import { claimHolds, goneAtMs, type ClaimHold } from './claim-holds.js';
 import { fetchKey, idleRoom } from './idle-room.js';
 import { IntervalUnion } from './interval-union.js';
@@ -17,9 +18,24 @@ const WORST_LISTED = 3;
 
 /** One judged claim: how long its work waited while a worker that could take it was idle. */
 interface JudgedWait extends RunnableWork {
+  /** When the claim statement was sent (see {@link claimSentAtMs}), epoch ms. */
+  readonly sentAtMs: number;
   readonly idleMs: number;
   /** The part of `idleMs` that only the claiming fetch itself covers (it was in flight). */
   readonly ownFetchMs: number;
+}
+
+/**
+ * When the claim's statement was sent, epoch ms: the provider starts a lease at its clock's
+ * reading as it sends the statement, so the lease's end less its length, within the fetch. From
+ * then on the work was being claimed, not waiting; the statement's own round trip (its commit,
+ * a server busy after a crash) is the store's latency, which the lease itself pays for and
+ * `no-expired-lease` judges.
+ */
+export function claimSentAtMs(claim: ClaimRecord): number {
+  if (claim.lockedUntilMs === null) return claim.claimedAtMs;
+  const sentAtMs = claim.lockedUntilMs - claim.lockTimeoutMs;
+  return Math.min(Math.max(sentAtMs, claim.fetchStartedAtMs), claim.claimedAtMs);
 }
 
 function describe(wait: JudgedWait): string {
@@ -31,8 +47,8 @@ function describe(wait: JudgedWait): string {
         ? 'activity'
         : `session activity (session ${claim.session})`;
   return `${claim.schema}/${claim.instance} ${what} waited ${Math.round(
-    claim.claimedAtMs - wait.runnableSinceMs,
-  )} ms until ${claim.worker} claimed it, ${Math.round(wait.idleMs)} ms of it while a worker with room was idle (${Math.round(wait.ownFetchMs)} ms only in the claiming fetch, which took ${claim.claimedAtMs - claim.fetchStartedAtMs} ms; bound ${wait.boundMs} ms, runnable since ${wait.why})`;
+    wait.sentAtMs - wait.runnableSinceMs,
+  )} ms until ${claim.worker} claimed it at ${new Date(wait.sentAtMs).toISOString()}, ${Math.round(wait.idleMs)} ms of it while a worker with room was idle (${Math.round(wait.ownFetchMs)} ms only in the claiming fetch, which took ${wait.sentAtMs - claim.fetchStartedAtMs} ms to send its claim and ${claim.claimedAtMs - wait.sentAtMs} ms more to return; bound ${wait.boundMs} ms, runnable since ${wait.why})`;
 }
 
 /**
@@ -41,8 +57,9 @@ function describe(wait: JudgedWait): string {
  *
  * - every claim made by a worker that lived on past its lease ended with an acknowledgement or
  *   an abandon: one that did neither was lost, and its work waited for the lease to run out;
- * - for every claim, the time from when its work became runnable until the claim, during which
- *   a worker that could have taken it had a fetch waiting for work (room it asked for), stayed
+ * - for every claim, the time from when its work became runnable until the claim was sent
+ *   ({@link claimSentAtMs}), during which a worker that could have taken it had a fetch waiting
+ *   for work (room it asked for), stayed
  *   within the bound: {@link StallBounds.announcedMs} when its arrival was announced,
  *   {@link StallBounds.silentMs} when it was freed silently.
  *
@@ -57,7 +74,8 @@ function describe(wait: JudgedWait): string {
  * session activity for such a session lock (a session lock timeout after a loss of another
  * worker). A turn or a session-free activity can go to any worker of its schema; a session
  * activity only to the worker that claimed it (fetches routing sessions). Fetch waits of a
- * frozen worker and while the database was down do not count as idle.
+ * frozen worker, while the database was down, and a worker's first fetch after it started, lost
+ * its connections or saw the server come back (it connects) do not count as idle.
  */
 export function checkNoStall(evidence: StallEvidence, bounds: StallBounds): InvariantResult {
   const { audit: trail, freezes, outages } = evidence;
@@ -68,9 +86,13 @@ export function checkNoStall(evidence: StallEvidence, bounds: StallBounds): Inva
   violations.push(...lost);
 
   const runnable = runnableWork(holds, evidence, bounds);
+  // A worker connects afresh when it starts, when its connections are cut, and when the server
+  // comes back from a restart (which cut every connection).
+  const workers = new Set(evidence.lives.map((life) => life.worker));
   const idle = idleRoom(trail, freezes, outages, [
     ...evidence.lives.map((life) => ({ worker: life.worker, atMs: life.startedAtMs })),
     ...evidence.connectionDrops,
+    ...outages.flatMap((outage) => [...workers].map((worker) => ({ worker, atMs: outage.fromMs }))),
   ]);
   const judged: JudgedWait[] = [];
   for (const wait of runnable) {
@@ -85,18 +107,16 @@ export function checkNoStall(evidence: StallEvidence, bounds: StallBounds): Inva
     const waitedForWork =
       (idle.busyFrom.get(fetchKey(claim.worker, claim.life, claim.queue, claim.fetchStartedAtMs)) ??
         claim.fetchStartedAtMs) > claim.fetchStartedAtMs;
+    const sentAtMs = claimSentAtMs(claim);
     const own = waitedForWork
-      ? IntervalUnion.of([{ fromMs: claim.fetchStartedAtMs, toMs: claim.claimedAtMs }])
+      ? IntervalUnion.of([{ fromMs: claim.fetchStartedAtMs, toMs: sentAtMs }])
           .without(idle.notIdle(claim.worker))
           .intervals()
       : [];
-    const others = eligible?.within(wait.runnableSinceMs, claim.claimedAtMs) ?? [];
-    const idleMs = IntervalUnion.of([...others, ...own]).coveredMs(
-      wait.runnableSinceMs,
-      claim.claimedAtMs,
-    );
-    const othersMs = IntervalUnion.of(others).coveredMs(wait.runnableSinceMs, claim.claimedAtMs);
-    judged.push({ ...wait, idleMs, ownFetchMs: idleMs - othersMs });
+    const others = eligible?.within(wait.runnableSinceMs, sentAtMs) ?? [];
+    const idleMs = IntervalUnion.of([...others, ...own]).coveredMs(wait.runnableSinceMs, sentAtMs);
+    const othersMs = IntervalUnion.of(others).coveredMs(wait.runnableSinceMs, sentAtMs);
+    judged.push({ ...wait, sentAtMs, idleMs, ownFetchMs: idleMs - othersMs });
   }
   const unjudged =
     holds.size - judged.length - trail.claims.filter((c) => c.path === 'handoff').length;

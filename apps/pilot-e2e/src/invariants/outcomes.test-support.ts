@@ -81,6 +81,7 @@ export function claimRecord(fields: Partial<ClaimRecord> = {}): ClaimRecord {
     attempt: 1,
     fetchStartedAtMs: 990,
     claimedAtMs: 1_000,
+    lockTimeoutMs: 3_000,
     lockedUntilMs: 4_000,
     runnableAtMs: 995,
     stillQueued: true,

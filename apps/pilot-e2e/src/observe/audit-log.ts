@@ -43,6 +43,8 @@ export interface ClaimCall {
   readonly life: number;
   readonly queue: AuditQueue;
   readonly path: ClaimPath;
+  /** The lease the call asked for, ms. */
+  readonly lockTimeoutMs: number;
   readonly fetchStartedAtMs: number;
   readonly claimedAtMs: number;
 }
@@ -85,6 +87,7 @@ export class AuditLog {
       attempt INTEGER NOT NULL,
       fetch_started_ms BIGINT NOT NULL,
       claimed_at_ms BIGINT NOT NULL,
+      lock_timeout_ms BIGINT NOT NULL,
       locked_until_ms BIGINT,
       runnable_at_ms BIGINT,
       still_queued BOOLEAN NOT NULL,
@@ -150,13 +153,13 @@ export class AuditLog {
       }>(
         `INSERT INTO ${quoted(this.schema)}.claims
            (schema_name, worker, life, queue, path, instance, session_id, message_key, lock_token,
-            attempt, fetch_started_ms, claimed_at_ms, locked_until_ms, runnable_at_ms,
-            still_queued, observed_at_ms)
+            attempt, fetch_started_ms, claimed_at_ms, lock_timeout_ms, locked_until_ms,
+            runnable_at_ms, still_queued, observed_at_ms)
          SELECT $1, $2, $3, $4, $5, c.instance, c.session_id, c.message_key, c.lock_token,
-                c.attempt, $6, $7, l.locked_until, ${epochMs('r.runnable_at')},
+                c.attempt, $6, $7, $8, l.locked_until, ${epochMs('r.runnable_at')},
                 l.lock_token IS NOT NULL OR ${stillQueued}, ${epochMs('clock_timestamp()')}
-         FROM unnest($8::text[], $9::text[], $10::text[], $11::text[], $12::int[],
-                     $13::bigint[], $14::bigint[])
+         FROM unnest($9::text[], $10::text[], $11::text[], $12::text[], $13::int[],
+                     $14::bigint[], $15::bigint[])
            AS c(lock_token, instance, session_id, message_key, attempt, execution_id, activity_id)
          ${lease}
          RETURNING lock_token, locked_until_ms, runnable_at_ms, still_queued, observed_at_ms`,
@@ -168,6 +171,7 @@ export class AuditLog {
           call.path,
           call.fetchStartedAtMs,
           call.claimedAtMs,
+          call.lockTimeoutMs,
           items.map((item) => item.lockToken),
           items.map((item) => item.instance),
           items.map((item) => item.session),
@@ -260,6 +264,7 @@ export class AuditLog {
         attempt: Number(row.attempt),
         fetchStartedAtMs: Number(row.fetch_started_ms),
         claimedAtMs: Number(row.claimed_at_ms),
+        lockTimeoutMs: Number(row.lock_timeout_ms),
         lockedUntilMs: nullableNumber(row.locked_until_ms),
         runnableAtMs: nullableNumber(row.runnable_at_ms),
         stillQueued: row.still_queued === true,

@@ -37,6 +37,12 @@ export interface ClaimRecord {
   /** The lease's end in the store, epoch ms; `null` when no row held the token any more. */
   readonly lockedUntilMs: number | null;
   /**
+   * The lease the claim asked for, ms. The provider starts a lease at its own clock's reading
+   * as it sends the claim statement, so `lockedUntilMs - lockTimeoutMs` is when the claim was
+   * sent (see `claimSentAtMs`).
+   */
+  readonly lockTimeoutMs: number;
+  /**
    * When the claimed work could first have been claimed as far as its own rows tell, epoch ms:
    * the latest of `visible_at` and `created_at` of the activity, or the earliest such time of
    * the turn's messages. `null` when the rows were gone.

@@ -103,7 +103,7 @@ export function observeProvider(inner: Provider, options: ObserverOptions): Obse
     for (const item of items) heldQueue.set(item.lockToken, queue);
     try {
       const records = await audit.recordClaims(
-        { schema, worker, life, queue, path, fetchStartedAtMs, claimedAtMs },
+        { schema, worker, life, queue, path, lockTimeoutMs, fetchStartedAtMs, claimedAtMs },
         items,
       );
       for (const record of records) {
