@@ -113,9 +113,9 @@ export interface InvariantLimits {
   /** Most history bytes one execution may hold. */
   readonly maxBytesPerExecution: number;
   /**
-   * Time allowed for one claim's round trip (a fetch that was woken looking at the queue and
-   * locking the work) on a busy machine, on top of the dispatcher poll interval, in the bound
-   * of `no-stall`.
+   * Time allowed, on a busy machine, from a wake-up to the claim being sent (the wake-up's
+   * delivery, a pooled connection, the event loop's lag), on top of the dispatcher poll
+   * interval, in the bound of `no-stall`, ms.
    */
   readonly claimAllowanceMs: number;
 }

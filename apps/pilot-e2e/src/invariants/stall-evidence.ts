@@ -32,7 +32,8 @@ export interface StallBounds {
  * acknowledgement or abandon that frees an instance, a delayed message coming due) wakes an idle
  * fetch at once, which then claims it within one dispatcher poll interval; work freed silently
  * (an expired lease, a session lock that ran out) is noticed by the provider's safety-net poll,
- * up to `idlePollIntervalMs` later. `allowanceMs` is one claim's round trip on a busy machine.
+ * up to `idlePollIntervalMs` later. `claimAllowanceMs` is the time from a wake-up until the claim
+ * is sent on a busy machine.
  */
 export function stallBounds(config: SwarmConfig): StallBounds {
   const { runtime, limits } = config;
