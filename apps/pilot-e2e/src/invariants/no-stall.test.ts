@@ -95,6 +95,17 @@ describe('no-stall', () => {
     expect(result.passed, result.violations.join('\n')).toBe(true);
   });
 
+  it('does not count as lost a claim whose work was cancelled before the claim was read', () => {
+    // The turn that scheduled the activity cancelled it, deleting its row, as the claim returned:
+    // the runtime runs it and may drop it without an acknowledgement; nothing waits for it.
+    const cancelled = claimRecord({ lockedUntilMs: null, stillQueued: false });
+    const result = checkNoStall(
+      evidence({ claims: [cancelled], lockEvents: [], waits: [fetchWait(900, 1_000)] }),
+      BOUNDS,
+    );
+    expect(result.figures.lostClaims).toBe(0);
+  });
+
   it('excuses an unfinished claim whose holder froze before its lease ran out', () => {
     const result = checkNoStall(
       evidence(

@@ -165,8 +165,12 @@ function lostClaims(holds: ReadonlyMap<string, ClaimHold>, evidence: StallEviden
   const lifeOf = new Map(lives.map((life) => [life.pid, life]));
   const lost: string[] = [];
   for (const hold of holds.values()) {
-    if (hold.ending !== null) continue;
     const { claim } = hold;
+    // A claim whose lease was gone or over when it was read (a turn cancelled the activity, or
+    // another worker took the work after the claim's answer sat in a frozen process) held
+    // nothing that anyone waited for.
+    const heldNothing = claim.lockedUntilMs === null || claim.lockedUntilMs <= claim.claimedAtMs;
+    if (hold.ending !== null || heldNothing) continue;
     const life = lifeOf.get(claim.life);
     if (life === undefined) continue;
     const heldUntilMs = Math.max(hold.leaseEndMs, claim.observedAtMs);
