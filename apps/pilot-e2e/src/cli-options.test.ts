@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseCliOptions, UsageError } from './cli-options.js';
+import { planFaults } from './chaos/chaos-schedule.js';
 import { PRESETS } from './presets.js';
+import { SeededRandom } from './workload/seeded-random.js';
 
 describe('the pilot-e2e command line', () => {
   it('runs the default preset when given no flags', () => {
@@ -54,5 +56,36 @@ describe('the pilot-e2e command line', () => {
 
   it('turns chaos off with --no-chaos', () => {
     expect(parseCliOptions(['--no-chaos']).config.chaos.enabled).toBe(false);
+  });
+
+  it('refuses server restarts on a server the run does not own, naming the flag that fixes it', () => {
+    expect(() =>
+      parseCliOptions(['--preset', 'faults', '--database-url', 'postgres://h/db']),
+    ).toThrow('add --server-restarts 0 (the faults preset has 8)');
+    expect(
+      parseCliOptions([
+        '--preset',
+        'faults',
+        '--database-url',
+        'postgres://h/db',
+        '--server-restarts',
+        '0',
+      ]).config.chaos.serverRestarts,
+    ).toBe(0);
+  });
+
+  it('the faults preset plans over a hundred faults, every kind among them', () => {
+    const faults = planFaults(PRESETS.faults.chaos, new SeededRandom(1, 'chaos'));
+    expect(faults.length).toBeGreaterThanOrEqual(100);
+    expect(new Set(faults)).toEqual(
+      new Set([
+        'kill-mid-activity',
+        'kill-mid-ack',
+        'freeze',
+        'connection-drop',
+        'rolling-restart',
+        'server-restart',
+      ]),
+    );
   });
 });

@@ -28,7 +28,7 @@ Runs duro's end-to-end swarm check: worker processes, long-lived sessions, chaos
 invariants that must hold. Exits 0 when every invariant passed, 1 when one failed, 2 on a bad
 command line, 3 when the run itself could not be carried out.
 
-  --preset NAME              smoke | default | soak | chaos (default: default)
+  --preset NAME              smoke | default | soak | chaos | faults (default: default)
   --database-url URL         run on this PostgreSQL instead of an embedded one
   --workers N                worker processes on the main schema
   --sessions N               root sessions on the main schema
@@ -43,6 +43,8 @@ command line, 3 when the run itself could not be carried out.
   --freezes N                SIGSTOPs past the orchestration lock timeout
   --connection-drops N       pg_terminate_backend of a worker's connections
   --rolling-restarts N       rolling restarts with graceful drain
+  --server-restarts N        crashes and restarts of the run's own PostgreSQL (not with
+                             --database-url)
   --report FILE              also write the report as JSON to FILE
   --log-dir DIR              where worker logs go (default: a new temporary folder)
   --schema-prefix NAME       prefix of the run's schemas (default: pilot)
@@ -115,6 +117,7 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
         freezes: { type: 'string' },
         'connection-drops': { type: 'string' },
         'rolling-restarts': { type: 'string' },
+        'server-restarts': { type: 'string' },
         report: { type: 'string' },
         'log-dir': { type: 'string' },
         'schema-prefix': { type: 'string' },
@@ -148,6 +151,7 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
       freezes: count('freezes', values.freezes),
       connectionDrops: count('connection-drops', values['connection-drops']),
       rollingRestarts: count('rolling-restarts', values['rolling-restarts']),
+      serverRestarts: count('server-restarts', values['server-restarts']),
     }),
   };
   const config: SwarmConfig = {
@@ -163,6 +167,11 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
     }),
     chaos: values['no-chaos'] === true ? { ...chaos, enabled: false } : chaos,
   };
+  if (values['database-url'] !== undefined && chaos.enabled && chaos.serverRestarts > 0) {
+    throw new UsageError(
+      `server restarts crash the run's own embedded PostgreSQL, which --database-url replaces: drop --database-url or add --server-restarts 0 (the ${presetName} preset has ${chaos.serverRestarts})`,
+    );
+  }
   const mixedFleet = values['mixed-fleet'] === true;
   if (mixedFleet && config.workers < 2) {
     throw new UsageError(

@@ -7,7 +7,7 @@
 import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startEmbeddedPostgres, type PostgresServer } from '@duro/test-postgres';
+import { startEmbeddedPostgres, type EmbeddedPostgresServer } from '@duro/test-postgres';
 import { parseCliOptions, USAGE, UsageError, type CliOptions } from './cli-options.js';
 import { runSwarm } from './roles/coordinator.js';
 import { requireRustRuntime } from './roles/rust-runtime-check.js';
@@ -17,14 +17,22 @@ import { formatSummary } from './report/summary.js';
 /** Room for several worker pools per process; nothing about durability is changed. */
 const EMBEDDED_SETTINGS = { max_connections: '300' };
 
-async function openDatabase(
-  options: CliOptions,
-): Promise<{ url: string; route: string; stop: () => Promise<void> }> {
+async function openDatabase(options: CliOptions): Promise<{
+  url: string;
+  route: string;
+  server: EmbeddedPostgresServer | undefined;
+  stop: () => Promise<void>;
+}> {
   if (options.databaseUrl !== undefined) {
-    return { url: options.databaseUrl, route: 'database-url', stop: async () => undefined };
+    return {
+      url: options.databaseUrl,
+      route: 'database-url',
+      server: undefined,
+      stop: async () => undefined,
+    };
   }
-  const server: PostgresServer = await startEmbeddedPostgres({ settings: EMBEDDED_SETTINGS });
-  return { url: server.url, route: server.route, stop: () => server.stop() };
+  const server = await startEmbeddedPostgres({ settings: EMBEDDED_SETTINGS });
+  return { url: server.url, route: server.route, server, stop: () => server.stop() };
 }
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -53,6 +61,7 @@ async function main(argv: readonly string[]): Promise<number> {
       preset: options.preset,
       databaseUrl: database.url,
       databaseRoute: database.route,
+      server: database.server,
       schemaPrefix: options.schemaPrefix,
       logDir,
       keepSchemas: options.keepSchemas,

@@ -1,7 +1,7 @@
 import type { ChaosConfig, SwarmConfig, WorkloadConfig } from './swarm-config.js';
 
 /** The names of the built-in runs. */
-export type PresetName = 'smoke' | 'default' | 'soak' | 'chaos';
+export type PresetName = 'smoke' | 'default' | 'soak' | 'chaos' | 'faults';
 
 const RUNTIME: SwarmConfig['runtime'] = {
   // PilotSwarm's worker settings: 2 + 2 slots, 10 ms poll, short locks, stable node ids.
@@ -14,6 +14,8 @@ const RUNTIME: SwarmConfig['runtime'] = {
   maxSessionsPerRuntime: 50,
   sessionIdleTimeoutMs: 10_000,
   poolSize: 6,
+  // PostgresProvider's default.
+  idlePollIntervalMs: 5_000,
   shutdownTimeoutMs: 5_000,
 };
 
@@ -42,6 +44,8 @@ const LIGHT_CHAOS: ChaosConfig = {
   freezeOvershootMs: 2_500,
   connectionDrops: 2,
   rollingRestarts: 0,
+  serverRestarts: 0,
+  serverDownMs: 500,
   restartDelayMs: 300,
 };
 
@@ -50,6 +54,7 @@ const LIMITS: SwarmConfig['limits'] = {
   maxAttemptCount: 6,
   maxEventsPerExecution: 2_000,
   maxBytesPerExecution: 800 * 1024,
+  claimAllowanceMs: 1_000,
 };
 
 const DEFAULT: SwarmConfig = {
@@ -72,7 +77,9 @@ const DEFAULT: SwarmConfig = {
  *   connection drops, bounded to a couple of minutes;
  * - `default`: what `pnpm start` runs, about a minute with light chaos;
  * - `soak`: 8 workers, 500 sessions, 10 minutes of load, wide sessions with tens of children;
- * - `chaos`: the default size with every fault several times, a rolling restart included.
+ * - `chaos`: the default size with every fault several times, a rolling restart included;
+ * - `faults`: over a hundred faults of every kind in five minutes of load, PostgreSQL crashed and
+ *   restarted among them, on a server with production durability (the run's own embedded one).
  */
 export const PRESETS: Readonly<Record<PresetName, SwarmConfig>> = {
   smoke: {
@@ -120,6 +127,25 @@ export const PRESETS: Readonly<Record<PresetName, SwarmConfig>> = {
       freezes: 3,
       connectionDrops: 6,
       rollingRestarts: 1,
+    },
+  },
+  faults: {
+    ...DEFAULT,
+    workers: 4,
+    sessions: 120,
+    secondSchemaSessions: 30,
+    loadDurationMs: 300_000,
+    settleTimeoutMs: 240_000,
+    workload: { ...WORKLOAD, messagesPerSession: [15, 30] },
+    chaos: {
+      ...LIGHT_CHAOS,
+      // More than 100 of each run are injected: a few find no target in time and are skipped.
+      killMidActivity: 34,
+      killMidAck: 24,
+      freezes: 14,
+      connectionDrops: 30,
+      rollingRestarts: 3,
+      serverRestarts: 8,
     },
   },
 };

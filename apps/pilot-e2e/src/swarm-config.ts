@@ -36,6 +36,12 @@ export interface WorkerRuntimeConfig {
   readonly sessionIdleTimeoutMs: number;
   /** Connections of each worker's provider pool. */
   readonly poolSize: number;
+  /**
+   * The provider's safety-net poll of a queue with idle fetches (`PostgresProvider`'s option of
+   * the same name): the longest an idle fetch takes to notice work that came without a
+   * notification, such as an activity whose lease ran out.
+   */
+  readonly idlePollIntervalMs: number;
   /** Budget of `runtime.shutdown` when a worker drains. */
   readonly shutdownTimeoutMs: number;
 }
@@ -85,6 +91,13 @@ export interface ChaosConfig {
   readonly connectionDrops: number;
   /** Rolling restarts of the whole fleet with a graceful drain (`runtime.shutdown`). */
   readonly rollingRestarts: number;
+  /**
+   * Crashes of the run's own PostgreSQL (immediate shutdown, then a start on the same data),
+   * with the workers running. Needs the embedded server: not with `--database-url`.
+   */
+  readonly serverRestarts: number;
+  /** How long the server stays down after a crash before it starts again. */
+  readonly serverDownMs: number;
   /** Delay before the coordinator restarts a killed worker. */
   readonly restartDelayMs: number;
 }
@@ -99,4 +112,10 @@ export interface InvariantLimits {
   readonly maxEventsPerExecution: number;
   /** Most history bytes one execution may hold. */
   readonly maxBytesPerExecution: number;
+  /**
+   * Time allowed, on a busy machine, from a wake-up to the claim being sent (the wake-up's
+   * delivery, a pooled connection, the event loop's lag), on top of the dispatcher poll
+   * interval, in the bound of `no-stall`, ms.
+   */
+  readonly claimAllowanceMs: number;
 }

@@ -13,7 +13,9 @@ const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 export const INVARIANT_NAMES = [
   'sessions-complete',
   'delivered-once-in-order',
+  'claims-observed',
   'no-expired-lease',
+  'no-stall',
   'no-ack-loop',
   'attempts-bounded',
   'queues-drained',
@@ -22,11 +24,13 @@ export const INVARIANT_NAMES = [
 
 /**
  * Runs the built CLI (which forks worker processes running the built JavaScript, so `pnpm build`
- * first) on the test schema with `args`, and returns its exit code, its output and its report.
+ * first) on the test schema with `args` and `env` added to the environment, and returns its exit
+ * code, its output and its report.
  */
 export async function runSwarmCli(
   schema: { readonly databaseUrl: string; readonly name: string },
   args: readonly string[],
+  env: Readonly<Record<string, string>> = {},
 ): Promise<{ code: number | null; output: string; report: RunReport | undefined }> {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build @duro/pilot-e2e first`);
   const folder = await mkdtemp(join(tmpdir(), 'pilot-e2e-test-'));
@@ -40,6 +44,7 @@ export async function runSwarmCli(
     (resolve, reject) => {
       const child = spawn(process.execPath, [CLI, ...fullArgs], {
         stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, ...env },
       });
       let text = '';
       child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));

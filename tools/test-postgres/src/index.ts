@@ -25,6 +25,7 @@ export { PostgresUnavailableError } from './postgres-unavailable-error.js';
 export {
   startEmbeddedPostgres,
   type EmbeddedPostgresOptions,
+  type EmbeddedPostgresServer,
   type EmbeddedPostgresTls,
 } from './routes/embedded.js';
 export { readServerVersion } from './server-probe.js';

@@ -62,6 +62,27 @@ describe('routes', () => {
     fakeEngine = undefined;
   });
 
+  it('a crashed embedded server comes back on the same port with every committed row, its old connections gone', async () => {
+    const server = await startEmbeddedPostgres({
+      settings: { fsync: 'on', synchronous_commit: 'on', full_page_writes: 'on' },
+    });
+    try {
+      await query(server.url, 'CREATE TABLE crash_check (n int)');
+      await query(server.url, 'INSERT INTO crash_check VALUES (7)');
+      const before = new pg.Client({ connectionString: server.url });
+      before.on('error', () => undefined);
+      await before.connect();
+      const { crashedAtMs, readyAtMs } = await server.crashAndRestart(100);
+      expect(readyAtMs).toBeGreaterThan(crashedAtMs);
+      await expect(before.query('SELECT 1')).rejects.toThrow();
+      await before.end().catch(() => undefined);
+      const rows = await query<{ n: number }>(server.url, 'SELECT n FROM crash_check');
+      expect(rows).toEqual([{ n: 7 }]);
+    } finally {
+      await server.stop();
+    }
+  });
+
   it('embedded route starts a real server that runs SQL in a schema, and stops it', async () => {
     const server = await startEmbeddedPostgres();
     try {

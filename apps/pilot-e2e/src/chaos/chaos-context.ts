@@ -1,4 +1,6 @@
+import type { EmbeddedPostgresServer } from '@duro/test-postgres';
 import type pg from 'pg';
+import type { Interval } from '../invariants/interval-union.js';
 import type { WorkerFleet } from '../roles/worker-fleet.js';
 import type { WorkerSlot } from '../roles/worker-slot.js';
 import type { SwarmConfig } from '../swarm-config.js';
@@ -6,7 +8,12 @@ import type { SeededRandom } from '../workload/seeded-random.js';
 
 /** The kinds of fault the run injects. */
 export type FaultKind =
-  'kill-mid-activity' | 'kill-mid-ack' | 'freeze' | 'connection-drop' | 'rolling-restart';
+  | 'kill-mid-activity'
+  | 'kill-mid-ack'
+  | 'freeze'
+  | 'connection-drop'
+  | 'rolling-restart'
+  | 'server-restart';
 
 /** What one injection did. */
 export interface FaultOutcome {
@@ -34,6 +41,10 @@ export interface ChaosContext {
   readonly random: SeededRandom;
   /** Freezes are appended here (the lease invariant excuses observations inside them). */
   readonly freezes: FreezeWindow[];
+  /** The run's own server, when it can be crashed and restarted (embedded PostgreSQL). */
+  readonly server: EmbeddedPostgresServer | undefined;
+  /** Spans the server was down are appended here. */
+  readonly outages: Interval[];
   /**
    * Workers this fault goes to when one of them is a candidate (in a mixed fleet, the Rust
    * worker for every other fault, so chaos reaches it as often as the rest of the fleet).

@@ -5,6 +5,7 @@ import type { ChaosContext, FaultKind, FaultOutcome } from './chaos-context.js';
 import { dropConnections } from './drop-connections.js';
 import { freezeWorker } from './freeze-worker.js';
 import { killMidAck, killMidActivity } from './kill-worker.js';
+import { restartServer } from './restart-server.js';
 import { rollingRestart } from './rolling-restart.js';
 
 const INJECT: Record<FaultKind, (context: ChaosContext) => Promise<FaultOutcome>> = {
@@ -13,6 +14,7 @@ const INJECT: Record<FaultKind, (context: ChaosContext) => Promise<FaultOutcome>
   freeze: freezeWorker,
   'connection-drop': dropConnections,
   'rolling-restart': rollingRestart,
+  'server-restart': restartServer,
 };
 
 /** The faults of a run in a seeded random order. */
@@ -24,6 +26,7 @@ export function planFaults(chaos: ChaosConfig, random: SeededRandom): FaultKind[
     ...Array<FaultKind>(chaos.freezes).fill('freeze'),
     ...Array<FaultKind>(chaos.connectionDrops).fill('connection-drop'),
     ...Array<FaultKind>(chaos.rollingRestarts).fill('rolling-restart'),
+    ...Array<FaultKind>(chaos.serverRestarts).fill('server-restart'),
   ];
   for (let index = faults.length - 1; index > 0; index -= 1) {
     const other = random.between(0, index);

@@ -20,6 +20,8 @@ export async function killMidActivity(context: ChaosContext): Promise<FaultOutco
   }
   const turns = slot.turnsInFlight;
   slot.signal('SIGKILL');
+  // Not a target any more, though its exit is yet to be reported.
+  slot.state = 'down';
   return {
     kind: 'kill-mid-activity',
     injected: true,

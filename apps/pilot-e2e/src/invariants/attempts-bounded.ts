@@ -1,32 +1,34 @@
 import type { MetricsSnapshot } from '@duro/core';
-import type { AuditRecord } from '../observe/audit-log.js';
+import type { ClaimRecord } from '../observe/audit-records.js';
 import { invariantResult, type InvariantResult } from './invariant-result.js';
 
 /**
- * Delivery attempts stayed bounded: no message was fetched more than `maxAttempt` times, and no
- * runtime poisoned an orchestration or an activity.
+ * Delivery attempts stayed bounded: no message was claimed more than `maxAttempt` times, and no
+ * runtime poisoned an orchestration or an activity. A run without a claim fails.
  */
 export function checkAttemptsBounded(
-  audit: readonly AuditRecord[],
+  claims: readonly ClaimRecord[],
   metrics: MetricsSnapshot | null,
   maxAttempt: number,
 ): InvariantResult {
-  const redeliveries = audit.filter((record) => record.kind === 'redelivery');
-  const highest = redeliveries.reduce((max, record) => Math.max(max, record.value ?? 0), 1);
+  const redeliveries = claims.filter((claim) => claim.attempt > 1);
+  const highest = redeliveries.reduce((max, claim) => Math.max(max, claim.attempt), 1);
   const violations = redeliveries
-    .filter((record) => (record.value ?? 0) > maxAttempt)
+    .filter((claim) => claim.attempt > maxAttempt)
     .map(
-      (record) =>
-        `${record.schema}/${record.instance} ${record.queue} message reached attempt ${record.value} on ${record.worker}`,
+      (claim) =>
+        `${claim.schema}/${claim.instance} ${claim.queue} message reached attempt ${claim.attempt} on ${claim.worker}`,
     );
   const orchPoison = metrics?.orchPoison ?? 0;
   const activityPoison = metrics?.activityPoison ?? 0;
   if (orchPoison > 0) violations.push(`${orchPoison} orchestration message(s) poisoned`);
   if (activityPoison > 0) violations.push(`${activityPoison} activity message(s) poisoned`);
+  if (claims.length === 0) violations.push('no claim was observed: there was nothing to judge');
   return invariantResult(
     'attempts-bounded',
-    `${redeliveries.length} redeliveries, highest attempt ${highest} (bound ${maxAttempt}), ${orchPoison + activityPoison} poisoned`,
+    `${claims.length} claims, ${redeliveries.length} redeliveries, highest attempt ${highest} (bound ${maxAttempt}), ${orchPoison + activityPoison} poisoned`,
     {
+      claims: claims.length,
       redeliveries: redeliveries.length,
       highestAttempt: highest,
       bound: maxAttempt,

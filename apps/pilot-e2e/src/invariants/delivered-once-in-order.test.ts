@@ -64,4 +64,16 @@ describe('delivered-once-in-order', () => {
       checkDeliveredOnceInOrder(healthyOutcomes(), SENT, ['s/session-0000 #2: boom']).passed,
     ).toBe(false);
   });
+
+  it('excuses a client message delivered twice only when the client re-sent it after a failed enqueue', () => {
+    const ledger = {
+      ...ROOT_LEDGER,
+      anomalyCount: 1,
+      anomalies: ['client message 1 arrived when 2 was due'],
+    };
+    const resent = new Map([['s/session-0000', new Set([1])]]);
+    expect(checkDeliveredOnceInOrder(healthyOutcomes(ledger), SENT, [], resent).passed).toBe(true);
+    const other = new Map([['s/session-0000', new Set([0])]]);
+    expect(checkDeliveredOnceInOrder(healthyOutcomes(ledger), SENT, [], other).passed).toBe(false);
+  });
 });

@@ -9,13 +9,28 @@ import { outcomeName, type InstanceOutcome } from './instance-outcome.js';
  * arrived up to and including the final one. A session that did not complete is held to the
  * ledger its latest continue-as-new carried: its counts are short by design (sessions-complete
  * reports it), but an anomaly it recorded is a violation here, and often why it never finished.
- * `clientSent` maps `schema/id` to messages enqueued.
+ * `clientSent` maps `schema/id` to messages enqueued, `clientResent` to the sequence numbers the
+ * client enqueued again after an enqueue failed (a message delivered twice is excused only
+ * there: the failed enqueue may have committed).
  */
 export function checkDeliveredOnceInOrder(
   outcomes: readonly InstanceOutcome[],
   clientSent: ReadonlyMap<string, number>,
   failedSends: readonly string[],
+  clientResent: ReadonlyMap<string, ReadonlySet<number>> = new Map(),
 ): InvariantResult {
+  let resentTwice = 0;
+  /** The anomalies of `ledger` that are no client re-send after a failed enqueue. */
+  const anomaliesOf = (name: string, ledger: DeliveryLedger): string[] => {
+    const all = describedAnomalies(name, ledger);
+    const resent = clientResent.get(name) ?? new Set<number>();
+    const kept = all.filter((anomaly) => {
+      const duplicate = CLIENT_DUPLICATE.exec(anomaly);
+      return duplicate === null || !resent.has(Number(duplicate[1]));
+    });
+    resentTwice += all.length - kept.length;
+    return kept;
+  };
   const violations: string[] = failedSends.map((failure) => `client could not enqueue ${failure}`);
   let clientMessages = 0;
   let childUpdates = 0;
@@ -52,6 +67,7 @@ export function checkDeliveredOnceInOrder(
       }
     }
   }
+  if (checked === 0) violations.push('no session completed: there was nothing to judge');
   return invariantResult(
     'delivered-once-in-order',
     `${clientMessages} client messages and ${childUpdates} child updates checked in ${checked} sessions`,
@@ -60,13 +76,21 @@ export function checkDeliveredOnceInOrder(
       clientMessages,
       childUpdates,
       updatesResentByActivityRetry: resent,
+      clientMessagesResentAfterFailedEnqueue: resentTwice,
     },
     violations,
   );
 }
 
+/**
+ * A client message delivered again after later ones: the store delivered it twice, unless its
+ * client re-sent it after an enqueue that failed without saying whether it had committed (a
+ * server crash between the commit and the answer). Such a re-send is excused.
+ */
+const CLIENT_DUPLICATE = /: client message (\d+) arrived when \d+ was due$/;
+
 /** The anomalies a ledger recorded, as violations of the session `name`. */
-function anomaliesOf(name: string, ledger: DeliveryLedger): string[] {
+function describedAnomalies(name: string, ledger: DeliveryLedger): string[] {
   const described = ledger.anomalies.map((anomaly) => `${name}: ${anomaly}`);
   const more = ledger.anomalyCount - ledger.anomalies.length;
   return more > 0 ? [...described, `${name}: ${more} more anomalies`] : described;

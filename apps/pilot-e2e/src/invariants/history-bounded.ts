@@ -31,6 +31,7 @@ export function checkHistoryBounded(
       (size) =>
         `${size.schema}/${size.instance} execution ${size.executionId} holds ${size.events} events, ${size.bytes} bytes`,
     );
+  if (sizes.executions === 0) violations.push('no execution was found: there was nothing to judge');
   const maxSeenEvents = Math.max(0, ...sizes.largest.map((size) => size.events));
   const maxSeenBytes = Math.max(0, ...sizes.largest.map((size) => size.bytes));
   return invariantResult(

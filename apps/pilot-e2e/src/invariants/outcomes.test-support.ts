@@ -1,4 +1,4 @@
-import type { AuditRecord } from '../observe/audit-log.js';
+import type { ClaimRecord, FetchWait, LockEvent } from '../observe/audit-records.js';
 import { EMPTY_LEDGER, type DeliveryLedger } from '../workload/delivery-ledger.js';
 import type { SessionSummary } from '../workload/session-input.js';
 import type { SessionPlan } from '../workload/session-plan.js';
@@ -66,18 +66,60 @@ export function healthyOutcomes(rootLedger: DeliveryLedger = ROOT_LEDGER): Insta
   ];
 }
 
-/** An audit row with the given fields. */
-export function auditRecord(fields: Partial<AuditRecord> & Pick<AuditRecord, 'kind'>): AuditRecord {
+/** A claim of one activity by `main-w0` at 1 000 ms with a 3 s lease; override fields. */
+export function claimRecord(fields: Partial<ClaimRecord> = {}): ClaimRecord {
   return {
     schema: 's',
     worker: 'main-w0',
-    queue: 'orchestrator',
+    life: 100,
+    queue: 'worker',
+    path: 'batch',
     instance: 'session-0000',
-    messageKey: 'k1',
-    value: null,
-    startedAtMs: 1_000,
-    endedAtMs: 1_010,
+    session: null,
+    messageKey: 'session-0000/1/activity-4',
+    lockToken: 't1',
+    attempt: 1,
+    fetchStartedAtMs: 990,
+    claimedAtMs: 1_000,
+    lockTimeoutMs: 3_000,
+    lockedUntilMs: 4_000,
+    runnableAtMs: 995,
+    stillQueued: true,
+    observedAtMs: 1_002,
+    ...fields,
+  };
+}
+
+/** What `main-w0` did with lock `t1` at 1 100 ms; override fields. */
+export function lockEvent(fields: Partial<LockEvent> & Pick<LockEvent, 'kind'>): LockEvent {
+  return {
+    worker: 'main-w0',
+    life: 100,
+    queue: 'worker',
+    lockToken: 't1',
+    atMs: 1_100,
+    lockedUntilMs: null,
     detail: '',
+    ...fields,
+  };
+}
+
+/** A fetch of `main-w0` that waited for activities from `fromMs` to `toMs`, routing sessions. */
+export function fetchWait(
+  fromMs: number,
+  toMs: number,
+  fields: Partial<FetchWait> = {},
+): FetchWait {
+  return {
+    schema: 's',
+    worker: 'main-w0',
+    life: 100,
+    queue: 'worker',
+    fromMs,
+    toMs,
+    maxItems: 2,
+    sessionRouting: true,
+    returned: 0,
     ...fields,
   };
 }

@@ -25,6 +25,7 @@ export function checkQueuesDrained(leftovers: readonly QueueLeftovers[]): Invari
       if (count !== 0) violations.push(`${left.schema}: ${what} is ${count}`);
     }
   }
+  if (leftovers.length === 0) violations.push('no schema was checked: there was nothing to judge');
   const figures: Record<string, number> = {};
   for (const left of leftovers) {
     figures[`${left.schema}.orchestratorRows`] = left.orchestratorRows;

@@ -4,13 +4,13 @@ import { checkSessionsComplete } from './sessions-complete.js';
 
 describe('sessions-complete', () => {
   it('passes when every planned instance completed as planned', () => {
-    expect(checkSessionsComplete(healthyOutcomes(), []).passed).toBe(true);
+    expect(checkSessionsComplete(healthyOutcomes(), [], []).passed).toBe(true);
   });
 
   it('fails on a failed, a still running or a missing instance', () => {
     for (const status of ['Failed', 'Running', 'Missing']) {
       const [root, child] = healthyOutcomes();
-      const result = checkSessionsComplete([root!, { ...child!, status, summary: null }], []);
+      const result = checkSessionsComplete([root!, { ...child!, status, summary: null }], [], []);
       expect(result.passed).toBe(false);
       expect(result.violations[0]).toContain(`is ${status}`);
     }
@@ -24,6 +24,7 @@ describe('sessions-complete', () => {
         { ...child!, summary: { ...child!.summary!, updatesSent: 1 } },
       ],
       [],
+      [],
     );
     expect(result.violations).toEqual([
       's/session-0000 completed without its close',
@@ -31,7 +32,21 @@ describe('sessions-complete', () => {
     ]);
   });
 
+  it('fails when a digest sub-orchestration of a session did not complete', () => {
+    const digests = [
+      { name: 's/session-0000:digest-0', status: 'Completed' },
+      { name: 's/session-0000:digest-4', status: 'Running' },
+    ];
+    expect(checkSessionsComplete(healthyOutcomes(), digests, []).violations).toEqual([
+      's/session-0000:digest-4 is Running',
+    ]);
+  });
+
+  it('fails when nothing was planned', () => {
+    expect(checkSessionsComplete([], [], []).passed).toBe(false);
+  });
+
   it('fails when the store holds an instance no plan names', () => {
-    expect(checkSessionsComplete(healthyOutcomes(), ['s/stray']).passed).toBe(false);
+    expect(checkSessionsComplete(healthyOutcomes(), [], ['s/stray']).passed).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import type { AuditQueue } from './audit-log.js';
+import type { AuditQueue } from './audit-records.js';
 
 /** Figures about the leases one worker was handed, per queue. */
 export interface LeaseFigures {

@@ -13,7 +13,12 @@ export interface RunReport {
   readonly passed: boolean;
   readonly preset: string;
   readonly config: SwarmConfig;
-  readonly database: { readonly route: string; readonly serverVersion: string };
+  readonly database: {
+    readonly route: string;
+    readonly serverVersion: string;
+    /** `fsync`, `full_page_writes` and `synchronous_commit` as the server ran them. */
+    readonly durability: string;
+  };
   readonly startedAt: string;
   /** Whole run, setup and checks included, ms. */
   readonly durationMs: number;
@@ -44,6 +49,9 @@ export interface RunReport {
   };
   readonly leases: Readonly<Record<'orchestrator' | 'worker', LeaseFigures>>;
   readonly faults: {
+    /** How many faults the run planned; a fault that found no target in time was skipped. */
+    readonly planned: number;
+    /** Per kind, the faults that happened. */
     readonly injected: Readonly<Record<string, number>>;
     readonly outcomes: readonly FaultOutcome[];
   };

@@ -1,9 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from '@duro/core';
 import { PostgresProvider } from '@duro/provider-postgres';
+import type { EmbeddedPostgresServer } from '@duro/test-postgres';
 import type { FaultOutcome, FreezeWindow } from '../chaos/chaos-context.js';
 import { planFaults, runChaos } from '../chaos/chaos-schedule.js';
 import { checkInvariants, type RunEvidence } from '../invariants/check-invariants.js';
+import type { Interval } from '../invariants/interval-union.js';
 import type { QueueLeftovers } from '../invariants/queues-drained.js';
 import { AuditLog } from '../observe/audit-log.js';
 import type { ProgressDisplay } from '../report/progress.js';
@@ -25,6 +27,8 @@ export interface CoordinatorOptions {
   readonly databaseUrl: string;
   /** How the database was obtained, for the report. */
   readonly databaseRoute: string;
+  /** The run's own server, which `server-restart` faults crash and start again. */
+  readonly server: EmbeddedPostgresServer | undefined;
   /** Prefix of the run's schemas: `<prefix>_main`, `<prefix>_second`, `<prefix>_audit`. */
   readonly schemaPrefix: string;
   readonly logDir: string;
@@ -169,6 +173,7 @@ export async function runSwarm(options: CoordinatorOptions): Promise<RunReport> 
 
   const outcomes: FaultOutcome[] = [];
   const freezes: FreezeWindow[] = [];
+  const outages: Interval[] = [];
   const instanceTotal = runs.reduce((sum, run) => sum + run.all.length, 0);
   const tracker = trackProgress({
     db,
@@ -184,6 +189,7 @@ export async function runSwarm(options: CoordinatorOptions): Promise<RunReport> 
   await load.startSessions();
   const chaosStop = new AbortController();
   const random = new SeededRandom(config.seed, 'chaos');
+  const plannedFaults = planFaults(config.chaos, random);
   const chaos = runChaos(
     {
       fleet,
@@ -191,9 +197,11 @@ export async function runSwarm(options: CoordinatorOptions): Promise<RunReport> 
       config,
       random,
       freezes,
+      server: options.server,
+      outages,
       favoured: options.mixedFleet ? (slot) => slot.launch.engine === 'rust' : undefined,
     },
-    planFaults(config.chaos, random),
+    plannedFaults,
     workStartMs,
     config.loadDurationMs,
     chaosStop.signal,
@@ -251,10 +259,17 @@ export async function runSwarm(options: CoordinatorOptions): Promise<RunReport> 
     plans: new Map(runs.map((run) => [run.schema, run.all])),
     instances,
     clientSent: load.sentPerSession(),
+    clientResent: load.resentPerSession(),
     failedSends: clientFigures.failedSends,
-    audit: await audit.readAll(),
+    audit: await audit.readTrail(),
+    unobserved: totals.unobserved,
+    runtimeCounts: totals.runtimeCounts,
+    lives: fleet.lives(),
     freezes,
-    leases: totals.leases,
+    outages,
+    connectionDrops: outcomes
+      .filter((outcome) => outcome.kind === 'connection-drop' && outcome.injected)
+      .map((outcome) => ({ worker: outcome.target, atMs: outcome.atMs })),
     metrics: totals.metrics,
     queues,
     history: {
@@ -262,7 +277,7 @@ export async function runSwarm(options: CoordinatorOptions): Promise<RunReport> 
       executions: histories.reduce((sum, history) => sum + history.executions, 0),
     },
   };
-  const invariants = checkInvariants(evidence, config.limits);
+  const invariants = checkInvariants(evidence, config);
   const passed = invariants.every((result) => result.passed);
   const keptSchemas = options.keepSchemas || !passed;
   const seconds = Math.max(workloadMs, 1) / 1000;
@@ -273,7 +288,11 @@ export async function runSwarm(options: CoordinatorOptions): Promise<RunReport> 
     passed,
     preset: options.preset,
     config,
-    database: { route: options.databaseRoute, serverVersion: await db.serverVersion() },
+    database: {
+      route: options.databaseRoute,
+      serverVersion: await db.serverVersion(),
+      durability: await db.durability(),
+    },
     startedAt: new Date(startedAtMs).toISOString(),
     durationMs: Date.now() - startedAtMs,
     workloadMs,
@@ -299,7 +318,7 @@ export async function runSwarm(options: CoordinatorOptions): Promise<RunReport> 
       sharedInstances: totals.sharedInstances,
     },
     leases: totals.leases,
-    faults: { injected, outcomes },
+    faults: { planned: plannedFaults.length, injected, outcomes },
     invariants,
     logDir: options.logDir,
     keptSchemas,

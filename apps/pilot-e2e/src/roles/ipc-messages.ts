@@ -1,5 +1,5 @@
 import type { MetricsSnapshot } from '@duro/core';
-import type { AuditQueue } from '../observe/audit-log.js';
+import type { AuditQueue } from '../observe/audit-records.js';
 import type { LeaseFigures } from '../observe/lease-stats.js';
 import type { WorkerRuntimeConfig } from '../swarm-config.js';
 
@@ -32,6 +32,8 @@ export interface WorkerStats {
   readonly turnsInFlight: number;
   /** Instances whose orchestration items it fetched since its previous report. */
   readonly newInstances: readonly string[];
+  /** Claims and records its observer could not write to the audit log. */
+  readonly unobserved: number;
 }
 
 /** Messages from a worker to the coordinator. */

@@ -43,12 +43,22 @@ export class SwarmDatabase {
     return result.rows[0]?.server_version ?? 'unknown';
   }
 
-  /** Counts of instances per current status. */
+  /** The server's durability settings, as `name=value` pairs. */
+  async durability(): Promise<string> {
+    const result = await this.pool.query<{ name: string; setting: string }>(
+      `SELECT name, setting FROM pg_settings
+       WHERE name IN ('fsync', 'synchronous_commit', 'full_page_writes') ORDER BY name`,
+    );
+    return result.rows.map((row) => `${row.name}=${row.setting}`).join(' ');
+  }
+
+  /** Counts of planned instances (sessions and children, not digests) per current status. */
   async statusCounts(schema: string): Promise<Map<string, number>> {
     const result = await this.pool.query<{ status: string; count: string }>(
       `SELECT e.status, count(*) AS count FROM ${schema}.instances i
        JOIN ${schema}.executions e
          ON e.instance_id = i.instance_id AND e.execution_id = i.current_execution_id
+       WHERE position(':' in i.instance_id) = 0
        GROUP BY e.status`,
     );
     return new Map(result.rows.map((row) => [row.status, Number(row.count)]));
@@ -60,7 +70,8 @@ export class SwarmDatabase {
       `SELECT count(*) AS count FROM ${schema}.instances i
        JOIN ${schema}.executions e
          ON e.instance_id = i.instance_id AND e.execution_id = i.current_execution_id
-       WHERE e.status = 'Completed' AND position('.' in i.instance_id) = 0`,
+       WHERE e.status = 'Completed' AND position('.' in i.instance_id) = 0
+         AND position(':' in i.instance_id) = 0`,
     );
     return Number(result.rows[0]?.count ?? 0);
   }

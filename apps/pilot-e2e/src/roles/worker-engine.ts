@@ -27,10 +27,18 @@ export type StartEngine = (
 ) => Promise<WorkerEngine>;
 
 /** The settings both runtimes take from a worker's configuration, under the same names. */
-export type EngineSettings = Omit<WorkerRuntimeConfig, 'poolSize' | 'shutdownTimeoutMs'>;
+export type EngineSettings = Omit<
+  WorkerRuntimeConfig,
+  'poolSize' | 'idlePollIntervalMs' | 'shutdownTimeoutMs'
+>;
 
 /** Picks {@link EngineSettings} out of a worker's configuration. */
 export function engineSettings(config: WorkerRuntimeConfig): EngineSettings {
-  const { poolSize: _poolSize, shutdownTimeoutMs: _shutdownTimeoutMs, ...settings } = config;
+  const {
+    poolSize: _poolSize,
+    idlePollIntervalMs: _idlePollIntervalMs,
+    shutdownTimeoutMs: _shutdownTimeoutMs,
+    ...settings
+  } = config;
   return settings;
 }

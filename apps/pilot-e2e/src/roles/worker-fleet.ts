@@ -1,5 +1,7 @@
 import type { MetricsSnapshot } from '@duro/core';
-import type { AuditQueue } from '../observe/audit-log.js';
+import type { RuntimeClaimCounts } from '../invariants/claims-observed.js';
+import type { WorkerLife } from '../invariants/claim-holds.js';
+import type { AuditQueue } from '../observe/audit-records.js';
 import { mergeLeaseFigures, type LeaseFigures } from '../observe/lease-stats.js';
 import type { EngineKind, WorkerLaunch, WorkerMessage } from './ipc-messages.js';
 import { sumMetrics } from './metrics-sum.js';
@@ -33,6 +35,10 @@ export interface FleetTotals {
   readonly engines: Partial<Record<EngineKind, EngineTotals>>;
   /** Instances whose orchestration items both a duro and a Rust worker fetched. */
   readonly sharedInstances: number;
+  /** What each worker's runtime counted it took up, all its lives together. */
+  readonly runtimeCounts: RuntimeClaimCounts[];
+  /** Claims and records the workers' observers could not write to the audit log. */
+  readonly unobserved: number;
 }
 
 /** Starts of one slot after which the fleet stops restarting it (a worker that keeps dying). */
@@ -132,7 +138,18 @@ export class WorkerFleet {
       },
       engines,
       sharedInstances: duroInstances.filter((id) => rustInstances.has(id)).length,
+      runtimeCounts: this.slots.map((slot, index) => ({
+        worker: slot.nodeId,
+        turns: all[index]?.metrics?.orchDispatcherItemsFetched ?? 0,
+        activities: all[index]?.metrics?.workerDispatcherItemsFetched ?? 0,
+      })),
+      unobserved: all.reduce((sum, slot) => sum + slot.unobserved, 0),
     };
+  }
+
+  /** Every worker process the run started, with when it ran. */
+  lives(): WorkerLife[] {
+    return this.slots.flatMap((slot) => slot.lifeHistory());
   }
 
   private handle(slot: WorkerSlot, message: WorkerMessage): void {

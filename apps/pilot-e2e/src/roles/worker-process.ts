@@ -18,9 +18,12 @@ import {
   type WorkerMessage,
   type WorkerStats,
 } from './ipc-messages.js';
+import { dropFirstSessionClaim, expireFirstClaim, testFaultOf } from './test-faults.js';
 import type { StartEngine } from './worker-engine.js';
 
 const STATS_INTERVAL_MS = 250;
+const CONNECT_DEADLINE_MS = 60_000;
+const CONNECT_RETRY_MS = 250;
 
 function send(message: WorkerMessage): void {
   process.send?.(message);
@@ -47,32 +50,64 @@ const leases = new LeaseStats();
 let ackKillArmed = false;
 let newInstances = new Set<string>();
 
-const provider = await PostgresProvider.connectWithSchema(launch.databaseUrl, launch.schema, {
-  poolSize: options.poolSize,
-  applicationName: workerApplicationName(launch.nodeId),
-});
-const observed = observeProvider(provider, {
-  schema: provider.schema,
-  worker: launch.nodeId,
-  audit,
-  stats: leases,
-  onOrchestrationFetched: (instance) => newInstances.add(instance),
-  onAckSent: (queue) => {
-    if (!ackKillArmed) return;
-    send({ type: 'dying-mid-ack', queue });
-    // Let the acknowledgement reach the socket, then die before (or while) it commits.
-    setTimeout(() => process.kill(process.pid, 'SIGKILL'), Math.floor(Math.random() * 3));
+/**
+ * Connects the provider, trying again while the server cannot be reached (a worker restarted
+ * while PostgreSQL restarts waits for it, as a pod's start would).
+ */
+async function connectProvider(): Promise<PostgresProvider> {
+  const deadline = Date.now() + CONNECT_DEADLINE_MS;
+  for (;;) {
+    try {
+      return await PostgresProvider.connectWithSchema(launch.databaseUrl, launch.schema, {
+        poolSize: options.poolSize,
+        idlePollIntervalMs: options.idlePollIntervalMs,
+        applicationName: workerApplicationName(launch.nodeId),
+      });
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await sleep(CONNECT_RETRY_MS);
+    }
+  }
+}
+
+const testFault = testFaultOf(process.env);
+const provider = await connectProvider();
+const observed = observeProvider(
+  testFault === 'expired-lease' ? expireFirstClaim(provider) : provider,
+  {
+    schema: provider.schema,
+    worker: launch.nodeId,
+    life: process.pid,
+    audit,
+    stats: leases,
+    onOrchestrationFetched: (instance) => newInstances.add(instance),
+    onAckSent: (queue) => {
+      if (!ackKillArmed) return;
+      send({ type: 'dying-mid-ack', queue });
+      // Let the acknowledgement reach the socket, then die before (or while) it commits.
+      setTimeout(() => process.kill(process.pid, 'SIGKILL'), Math.floor(Math.random() * 3));
+    },
   },
-});
+);
 const engine = await (
   await engineStarter(launch)
-)(observed, launch, (session) => send({ type: 'continue-as-new-soon', session }));
+)(
+  testFault === 'drop-session-claim' ? dropFirstSessionClaim(observed.provider) : observed.provider,
+  launch,
+  (session) => send({ type: 'continue-as-new-soon', session }),
+);
 
 async function stats(): Promise<WorkerStats> {
   const { metrics, turnsInFlight } = await engine.stats();
   const instances = [...newInstances];
   newInstances = new Set();
-  return { metrics, leases: leases.snapshot(), turnsInFlight, newInstances: instances };
+  return {
+    metrics,
+    leases: leases.snapshot(),
+    turnsInFlight,
+    newInstances: instances,
+    unobserved: observed.unobserved(),
+  };
 }
 
 const ticker = setInterval(() => {
@@ -84,6 +119,7 @@ async function drain(): Promise<void> {
   draining = true;
   clearInterval(ticker);
   await engine.shutdown(options.shutdownTimeoutMs);
+  await observed.close();
   await provider.close();
   await audit.close();
   send({ type: 'drained', stats: await stats() });

@@ -2,7 +2,8 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import type { MetricsSnapshot } from '@duro/core';
-import type { AuditQueue } from '../observe/audit-log.js';
+import type { WorkerLife } from '../invariants/claim-holds.js';
+import type { AuditQueue } from '../observe/audit-records.js';
 import { mergeLeaseFigures, type LeaseFigures } from '../observe/lease-stats.js';
 import { sumMetrics } from './metrics-sum.js';
 import {
@@ -34,6 +35,8 @@ export class WorkerSlot {
   private current: WorkerStats | null = null;
   private finishedMetrics: MetricsSnapshot | null = null;
   private finishedLeases: Record<AuditQueue, LeaseFigures[]> = { orchestrator: [], worker: [] };
+  private finishedUnobserved = 0;
+  private readonly lifeRecords: { -readonly [K in keyof WorkerLife]: WorkerLife[K] }[] = [];
   private readonly log: WriteStream;
   private expectedExit = false;
 
@@ -70,6 +73,13 @@ export class WorkerSlot {
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
     this.child = child;
+    const record = {
+      worker: this.nodeId,
+      pid: child.pid ?? -1,
+      startedAtMs: Date.now(),
+      endedAtMs: null as number | null,
+    };
+    this.lifeRecords.push(record);
     this.log.write(
       `--- life ${this.lives} (pid ${child.pid ?? '?'}) at ${new Date().toISOString()}\n`,
     );
@@ -93,6 +103,7 @@ export class WorkerSlot {
         this.onMessage(this, message);
       });
       child.on('exit', (code, signal) => {
+        record.endedAtMs = Date.now();
         clearTimeout(timer);
         this.closeLife();
         this.log.write(`--- exit code ${code ?? '-'} signal ${signal ?? '-'}\n`);
@@ -127,8 +138,17 @@ export class WorkerSlot {
     clearTimeout(timer);
   }
 
+  /** Every life this slot has had, the current one included. */
+  lifeHistory(): WorkerLife[] {
+    return this.lifeRecords.map((life) => ({ ...life }));
+  }
+
   /** Everything this slot's lives reported, the current one included. */
-  totals(): { metrics: MetricsSnapshot | null; leases: Record<AuditQueue, LeaseFigures> } {
+  totals(): {
+    metrics: MetricsSnapshot | null;
+    leases: Record<AuditQueue, LeaseFigures>;
+    unobserved: number;
+  } {
     const lives = this.current === null ? [] : [this.current];
     const metrics = sumMetrics([this.finishedMetrics, ...lives.map((life) => life.metrics)]);
     const leases = (queue: AuditQueue): LeaseFigures =>
@@ -136,7 +156,11 @@ export class WorkerSlot {
         ...this.finishedLeases[queue],
         ...lives.map((life) => life.leases[queue]),
       ]);
-    return { metrics, leases: { orchestrator: leases('orchestrator'), worker: leases('worker') } };
+    return {
+      metrics,
+      leases: { orchestrator: leases('orchestrator'), worker: leases('worker') },
+      unobserved: this.finishedUnobserved + (this.current?.unobserved ?? 0),
+    };
   }
 
   /** Folds the ended life's last report into the totals. */
@@ -146,6 +170,7 @@ export class WorkerSlot {
     this.finishedMetrics = sumMetrics([this.finishedMetrics, life.metrics]);
     this.finishedLeases.orchestrator.push(life.leases.orchestrator);
     this.finishedLeases.worker.push(life.leases.worker);
+    this.finishedUnobserved += life.unobserved;
     this.current = null;
   }
 

@@ -2,13 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ActivityContext, Runtime } from '@duro/core';
 import {
+  DIGEST_EVENT,
+  DIGEST_ORCHESTRATION,
   NOTIFY_PARENT,
+  RAISE_DIGEST,
   SPAWN_CHILD,
+  TOOL,
   TURN,
   type NotifyParentInput,
+  type RaiseDigestInput,
   type SpawnChildInput,
+  type ToolInput,
   type TurnInput,
 } from './activity-names.js';
+import { digestOrchestration } from './digest-orchestration.js';
 import type { ChildUpdate } from './session-message.js';
 import { SESSION_ORCHESTRATION, SESSION_QUEUE } from './session-plan.js';
 import { sessionOrchestration } from './session-orchestration.js';
@@ -60,9 +67,21 @@ async function spawnChild(ctx: ActivityContext, child: SpawnChildInput): Promise
   await ctx.getClient().startOrchestration(child.id, SESSION_ORCHESTRATION, child.input);
 }
 
-/** Registers the session orchestration and its three activities on `runtime`. */
+async function runTool(ctx: ActivityContext, tool: ToolInput): Promise<void> {
+  // A cancelled step stops at once; its result is discarded either way.
+  await sleep(tool.durationMs, undefined, { signal: ctx.signal }).catch(() => undefined);
+}
+
+async function raiseDigest(ctx: ActivityContext, input: RaiseDigestInput): Promise<void> {
+  await ctx.getClient().raiseEvent(input.instance, DIGEST_EVENT, { turn: input.turn });
+}
+
+/** Registers the session and digest orchestrations and their activities on `runtime`. */
 export function registerSessionWorkload(runtime: Runtime, observer: TurnObserver): void {
   runtime.registerOrchestration(SESSION_ORCHESTRATION, sessionOrchestration);
+  runtime.registerOrchestration(DIGEST_ORCHESTRATION, digestOrchestration);
+  runtime.registerActivity<ToolInput, void>(TOOL, runTool);
+  runtime.registerActivity<RaiseDigestInput, void>(RAISE_DIGEST, raiseDigest);
   runtime.registerActivity<TurnInput, { worker: string }>(TURN, (ctx, turn) =>
     runTurn(observer, ctx, turn),
   );

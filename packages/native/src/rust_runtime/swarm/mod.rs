@@ -3,6 +3,7 @@
 
 mod activities;
 mod delivery_ledger;
+mod digest;
 mod kv_fifo;
 mod seeded_random;
 mod session;

@@ -7,10 +7,11 @@ use std::time::Duration;
 
 use duroxide::{Either2, OrchestrationContext, RetryPolicy};
 
+use super::digest::{digest_instance_id, DIGEST_ORCHESTRATION};
 use super::kv_fifo::KvFifo;
 use super::seeded_random::SeededRandom;
 use super::session_state::{
-    NotifyParentInput, SessionInput, SessionMessage, SessionStatus, SpawnChildInput, TurnInput,
+    DigestInput, NotifyParentInput, SessionInput, SessionMessage, SessionStatus, SpawnChildInput, ToolInput, TurnInput,
 };
 use crate::rust_runtime::scenarios::{from_json, json};
 
@@ -19,14 +20,21 @@ pub const SESSION_QUEUE: &str = "messages";
 pub const TURN: &str = "SwarmTurn";
 pub const NOTIFY_PARENT: &str = "SwarmNotifyParent";
 pub const SPAWN_CHILD: &str = "SwarmSpawnChild";
+pub const TOOL: &str = "SwarmTool";
 
 const DRAIN_TIMER_MS: u64 = 10;
 const TURN_BATCH: u64 = 8;
+const SHORT_TOOL_MS: u64 = 20;
+const LONG_TOOL_MS: u64 = 40;
+const FAN_OUT_TOOL_MS: u64 = 30;
+const CANCELLED_TOOL_MS: u64 = 2_000;
+const TOOL_TIMEOUT_MS: u64 = 50;
+const FAN_OUT: u64 = 3;
 
-/// The TypeScript `{ maxAttempts: 5, backoff: 'exponential' }`: duroxide's default backoff is
+/// The TypeScript `{ maxAttempts: 8, backoff: 'exponential' }`: duroxide's default backoff is
 /// the same 100 ms doubling, capped at 30 s.
-fn client_call_retry() -> RetryPolicy {
-    RetryPolicy::new(5)
+pub(super) fn client_call_retry() -> RetryPolicy {
+    RetryPolicy::new(8)
 }
 
 /// The orchestration body, registered under [`SESSION_ORCHESTRATION`].
@@ -162,7 +170,56 @@ async fn run_turn(
     };
     ctx.schedule_activity_on_session(TURN, json(&turn), ctx.instance_id())
         .await?;
+    turn_steps(ctx, &state.plan.id, state.turns).await?;
     state.turns += 1;
+    Ok(())
+}
+
+/// What follows turn number `turn`, in rotation: a digest sub-orchestration, two tool steps one
+/// after the other on the session, a fan-out of tool steps on the session, and a tool step that a
+/// timer beats, which cancels it.
+async fn turn_steps(ctx: &OrchestrationContext, session: &str, turn: u64) -> Result<(), String> {
+    let tool = |step: String, duration_ms: u64| {
+        let input = ToolInput {
+            session: session.to_string(),
+            step,
+            duration_ms,
+        };
+        ctx.schedule_activity_on_session(TOOL, json(&input), session)
+    };
+    match turn % 4 {
+        0 => {
+            let input = DigestInput {
+                session: session.to_string(),
+                turn,
+            };
+            ctx.schedule_sub_orchestration_with_id(
+                DIGEST_ORCHESTRATION,
+                digest_instance_id(session, turn),
+                json(&input),
+            )
+            .await?;
+        }
+        1 => {
+            tool("first".to_string(), SHORT_TOOL_MS).await?;
+            tool("second".to_string(), LONG_TOOL_MS).await?;
+        }
+        2 => {
+            let fan_out = (0..FAN_OUT)
+                .map(|index| tool(format!("fan-{index}"), FAN_OUT_TOOL_MS))
+                .collect();
+            for result in ctx.join(fan_out).await {
+                result?;
+            }
+        }
+        _ => {
+            let cancelled = tool("cancelled".to_string(), CANCELLED_TOOL_MS);
+            let timeout = ctx.schedule_timer(Duration::from_millis(TOOL_TIMEOUT_MS));
+            if let Either2::First(result) = ctx.select2(cancelled, timeout).await {
+                result?;
+            }
+        }
+    }
     Ok(())
 }
 

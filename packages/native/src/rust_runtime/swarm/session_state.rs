@@ -145,6 +145,35 @@ pub struct TurnOutput {
     pub worker: String,
 }
 
+/// Input of the `SwarmTool` activity.
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolInput {
+    pub session: String,
+    pub step: String,
+    pub duration_ms: u64,
+}
+
+/// Input of the `SwarmDigest` sub-orchestration.
+#[derive(Serialize, Deserialize)]
+pub struct DigestInput {
+    pub session: String,
+    pub turn: u64,
+}
+
+/// Input of the `SwarmRaiseDigest` activity: the digest instance to raise the event on.
+#[derive(Serialize, Deserialize)]
+pub struct RaiseDigestInput {
+    pub instance: String,
+    pub turn: u64,
+}
+
+/// The data of the event a digest waits for.
+#[derive(Serialize)]
+pub struct DigestReady {
+    pub turn: u64,
+}
+
 /// Input of the `SwarmNotifyParent` activity.
 #[derive(Serialize, Deserialize)]
 pub struct NotifyParentInput {

@@ -11,6 +11,7 @@ use duroxide::OrchestrationRegistry;
 use napi_derive::napi;
 
 use super::activities::{activity_registry, WorkerObserver};
+use super::digest::{digest_orchestration, DIGEST_ORCHESTRATION};
 use super::session::{session_orchestration, SESSION_ORCHESTRATION};
 use crate::errors::js_error;
 use crate::js_provider::{u64_to_js, JsProvider};
@@ -168,6 +169,7 @@ pub async fn start_rust_swarm_worker(
             turns.orchestration_turns.fetch_add(1, Ordering::Relaxed);
             session_orchestration(ctx, input)
         })
+        .register(DIGEST_ORCHESTRATION, digest_orchestration)
         .build();
     let runtime = Runtime::start_with_options(
         Arc::new(JsProvider::new(provider)),
