@@ -11,6 +11,8 @@ export default defineConfig({
   lastUpdated: false,
   srcExclude: ['examples/**', 'test/**', 'README.md'],
   markdown: { theme: { light: 'github-light', dark: 'github-dark' } },
+  // The local search index and the API reference make one large chunk; it is served statically.
+  vite: { build: { chunkSizeWarningLimit: 2_000 } },
   themeConfig: {
     search: { provider: 'local' },
     outline: { level: [2, 3] },

@@ -50,7 +50,10 @@ runtime.registerOrchestration('Subscription', function* (ctx, input: Subscriptio
   ctx.setCustomStatus(JSON.stringify(progress));
 
   // Whichever comes first: a cancellation message, or the end of the period (a durable timer).
-  const next = yield* ctx.race(ctx.dequeueEvent<string>('cancel'), ctx.scheduleTimer(BILLING_PERIOD_MS));
+  const next = yield* ctx.race(
+    ctx.dequeueEvent<string>('cancel'),
+    ctx.scheduleTimer(BILLING_PERIOD_MS),
+  );
   if (next.index === 0) {
     return { customer: sub.customer, plan: sub.plan, periods: sub.period, lastReceipt: receipt };
   }

@@ -21,7 +21,10 @@ export async function withDatabase(
   label: string,
   body: (url: string) => Promise<void>,
 ): Promise<void> {
-  const slug = label.replace(/\.ts$/, '').replace(/[^a-z0-9]+/gi, '_').toLowerCase();
+  const slug = label
+    .replace(/\.ts$/, '')
+    .replace(/[^a-z0-9]+/gi, '_')
+    .toLowerCase();
   const name = `duro_docs_${slug.slice(0, 40)}_${randomBytes(3).toString('hex')}`;
   await onServer(serverUrl, `CREATE DATABASE ${name}`);
   const url = new URL(serverUrl);

@@ -32,12 +32,20 @@ describe('the guide pages', () => {
   });
 
   it('include only example files that exist, and every example is on a page', async () => {
-    const examples = new Set((await readdir(join(docsDir, 'examples'))).filter((n) => n.endsWith('.ts')));
+    const examples = new Set(
+      (await readdir(join(docsDir, 'examples'))).filter((n) => n.endsWith('.ts')),
+    );
     const included = new Set<string>();
     for (const text of (await guidePages()).values()) {
       for (const match of text.matchAll(INCLUDE)) included.add(match[1] ?? '');
     }
-    expect([...included].filter((name) => !examples.has(name)), 'missing examples').toEqual([]);
-    expect([...examples].filter((name) => !included.has(name)), 'examples on no page').toEqual([]);
+    expect(
+      [...included].filter((name) => !examples.has(name)),
+      'missing examples',
+    ).toEqual([]);
+    expect(
+      [...examples].filter((name) => !included.has(name)),
+      'examples on no page',
+    ).toEqual([]);
   });
 });
