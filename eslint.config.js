@@ -13,6 +13,7 @@ export default tseslint.config(
       '**/dist/**',
       '**/node_modules/**',
       '**/.turbo/**',
+      'docs/.vitepress/cache/**',
       '**/__fixtures__/**',
       'packages/native/index.js',
       'packages/native/index.d.ts',

@@ -34,7 +34,8 @@ const status = await client.waitForOrchestration('order-1');
 console.log(status.status); // Failed
 console.log(status.errorDetails?.type, status.errorDetails); // Configuration, kind Nondeterminism
 console.log(status.error);
-// nondeterministic: schedule mismatch: action=CreateTimer { scheduling_event_id: 0, fire_at_ms: … }
+// nondeterministic: schedule mismatch:
+//   action=CreateTimer { scheduling_event_id: 0, fire_at_ms: … }
 //   vs event=ActivityScheduled { name: "Pack", input: "\"order-1\"", session_id: None, tag: None }
 
 await second.shutdown();

@@ -3,7 +3,7 @@ import { Client, Runtime } from '@duro/core';
 import { PostgresProvider } from '@duro/provider-postgres';
 
 // A schema shared with Rust workers built on duroxide-pg 0.1.35 (the duroxide-node 0.1.29
-// binary), which know the duroxide migrations 1–21 and 23: stop there, or they refuse the schema.
+// binary), which know the duroxide migrations 1–21 and 23: stop there, or they refuse it.
 const provider = await PostgresProvider.connectWithSchema(process.env.DATABASE_URL!, 'shared', {
   migrateToVersion: 23,
 });

@@ -44,7 +44,8 @@ const names = exporter
   .getMetrics()
   .flatMap((batch) => batch.scopeMetrics.flatMap((scope) => scope.metrics))
   .map((metric) => metric.descriptor.name);
-console.log(names.filter((name) => name.includes('completions'))); // [ 'duroxide_orchestration_completions_total' ]
+console.log(names.filter((name) => name.includes('completions')));
+// [ 'duroxide_orchestration_completions_total' ]
 console.log(runtime.metricsSnapshot().orchCompletions); // 1: the same counters without an SDK
 console.log(lines.find((line) => line.includes('job started')));
 await meterProvider.shutdown();

@@ -38,7 +38,7 @@ await client.startOrchestration('chat-1', 'Conversation', ['hi', 'tell me more',
 const status = await client.waitForOrchestration('chat-1');
 const answers = status.output as { worker: string; warm: boolean }[];
 console.log(answers.map((a) => `${a.worker} warm=${a.warm}`));
-// one worker for all three, e.g. [ 'worker-b warm=false', 'worker-b warm=true', 'worker-b warm=true' ]
+// one worker for all three: [ 'worker-b warm=false', 'worker-b warm=true', 'worker-b warm=true' ]
 
 for (const worker of workers) await worker.shutdown();
 assert.equal(new Set(answers.map((a) => a.worker)).size, 1);
