@@ -70,6 +70,7 @@ export default defineConfig({
           text: 'Operating',
           items: [
             { text: 'Deploying workers', link: '/operating/deploying-workers' },
+            { text: 'Connecting: TLS and Entra ID', link: '/operating/connecting' },
             { text: 'Schemas per tenant', link: '/operating/schemas-per-tenant' },
             { text: 'Upgrades and migrations', link: '/operating/migrations' },
             { text: 'Mixed Rust and TypeScript fleets', link: '/operating/mixed-fleets' },
