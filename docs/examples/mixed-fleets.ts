@@ -12,8 +12,8 @@ const provider = await PostgresProvider.connectWithSchema(process.env.DATABASE_U
 // decisions in the same order; an instance may run one turn in Rust and the next in TypeScript.
 const runtime = new Runtime(provider, {
   logLevel: 'warn',
-  // Replay executions written by duroxide 0.1.0 to 0.1.32 (the default range).
-  supportedReplayVersions: { min: '0.1.0', max: '0.1.32' },
+  // Which duroxide versions' executions this runtime replays (the default range, spelled out).
+  supportedReplayVersions: { min: '0.0.0', max: '0.1.32' },
 });
 runtime.registerActivity('Echo', async (_ctx, text: string) => text);
 runtime.registerOrchestration('EchoTwice', function* (ctx, text: string) {

@@ -1,5 +1,4 @@
-import { readdir } from 'node:fs/promises';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, inject, it } from 'vitest';

@@ -48,4 +48,10 @@ describe('the guide pages', () => {
       'examples on no page',
     ).toEqual([]);
   });
+
+  it('fail the site build on a dead link, and are searchable offline', async () => {
+    const { default: config } = await import('../.vitepress/config.js');
+    expect(config.ignoreDeadLinks ?? false).toBe(false);
+    expect(config.themeConfig?.search?.provider).toBe('local');
+  });
 });
