@@ -10,6 +10,9 @@ export const ENTRY_POINTS = [
   'packages/core/src/validation/index.ts',
   'packages/provider-postgres/src/index.ts',
   'packages/provider-postgres/src/validation/index.ts',
+  'packages/provider-sqlite/src/index.ts',
+  'packages/provider-sqlite/src/validation/index.ts',
+  'packages/duroxide/src/index.ts',
 ] as const;
 
 /** The line every generated page starts with. */
@@ -51,7 +54,12 @@ export async function renderReference(repoRoot: string): Promise<RenderedReferen
       hideGenerator: true,
       githubPages: false,
       sort: ['kind', 'alphabetical'],
-      packagesRequiringDocumentation: ['@duro/core', '@duro/provider-postgres'],
+      packagesRequiringDocumentation: [
+        '@duro/core',
+        '@duro/provider-postgres',
+        '@duro/provider-sqlite',
+        '@duro/duroxide',
+      ],
       validation: { notExported: true, invalidLink: true, notDocumented: true },
       entryFileName: 'index.md',
       hidePageHeader: true,
