@@ -9,10 +9,12 @@ export const ENTRY_POINTS = [
   'packages/core/src/index.ts',
   'packages/core/src/validation/index.ts',
   'packages/provider-postgres/src/index.ts',
+  'packages/provider-postgres/src/inspection/index.ts',
   'packages/provider-postgres/src/validation/index.ts',
   'packages/provider-sqlite/src/index.ts',
   'packages/provider-sqlite/src/validation/index.ts',
   'packages/duroxide/src/index.ts',
+  'packages/dashboard/src/index.ts',
 ] as const;
 
 /** The line every generated page starts with. */
@@ -59,6 +61,7 @@ export async function renderReference(repoRoot: string): Promise<RenderedReferen
         '@duro/provider-postgres',
         '@duro/provider-sqlite',
         '@duro/duroxide',
+        '@duro/dashboard',
       ],
       validation: { notExported: true, invalidLink: true, notDocumented: true },
       entryFileName: 'index.md',
