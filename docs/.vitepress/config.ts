@@ -75,6 +75,7 @@ export default defineConfig({
             { text: 'Upgrades and migrations', link: '/operating/migrations' },
             { text: 'Mixed Rust and TypeScript fleets', link: '/operating/mixed-fleets' },
             { text: 'The duro command', link: '/operating/duro-command' },
+            { text: 'The dashboard: duro ui', link: '/operating/dashboard' },
             { text: 'Metrics, traces and logs', link: '/operating/observability' },
             { text: 'The PostgreSQL provider', link: '/operating/postgres-provider' },
             { text: 'Performance tuning', link: '/operating/performance-tuning' },
