@@ -78,6 +78,7 @@ export default defineConfig({
             { text: 'The dashboard: duro ui', link: '/operating/dashboard' },
             { text: 'Metrics, traces and logs', link: '/operating/observability' },
             { text: 'The PostgreSQL provider', link: '/operating/postgres-provider' },
+            { text: 'The SQLite provider', link: '/operating/sqlite-provider' },
             { text: 'Performance tuning', link: '/operating/performance-tuning' },
           ],
         },
