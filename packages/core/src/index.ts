@@ -3,7 +3,7 @@
  * contract (`Provider`, `ProviderAdmin`, `ProviderError`), the history and work-item model with
  * its byte-compatible JSON codec, the runtime and client, and an in-memory provider.
  *
- * @packageDocumentation
+ * @module @duro/core
  */
 export {
   errorCategory,

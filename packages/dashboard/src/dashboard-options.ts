@@ -52,6 +52,7 @@ export interface StartDashboardOptions extends DashboardOptions {
 
 /** A dashboard option that cannot be used; the message names it. */
 export class DashboardOptionsError extends Error {
+  /** Always `DashboardOptionsError`. */
   override readonly name = 'DashboardOptionsError';
 }
 

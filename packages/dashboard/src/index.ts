@@ -15,7 +15,7 @@
  * console.log(`open ${dashboard.url}`);
  * ```
  *
- * @packageDocumentation
+ * @module @duro/dashboard
  */
 export {
   createDashboard,

@@ -22,7 +22,7 @@
  * await runtime.shutdown();
  * ```
  *
- * @packageDocumentation
+ * @module @duro/duroxide
  */
 export {
   ActivityContext,

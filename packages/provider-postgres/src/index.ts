@@ -19,7 +19,7 @@
  * Azure Database for PostgreSQL with refreshed Entra ID access tokens over `verify-full` TLS; every
  * way of connecting takes TLS settings (`PostgresSslOptions`, libpq's `sslmode` and the like).
  *
- * @packageDocumentation
+ * @module @duro/provider-postgres
  */
 export { PostgresProvider } from './postgres-provider.js';
 export type { PostgresProviderOptions } from './postgres-provider-options.js';

@@ -328,10 +328,9 @@ export class PostgresProvider implements Provider, ProviderAdmin {
   }
 
   /**
-   * {@inheritDoc @duro/core#Provider.fetchOrchestrationItems}
-   *
-   * One statement claims the whole batch; on a schema without duro migration 3 (or not at
-   * duroxide version 26) it claims one turn as `fetchOrchestrationItem` does.
+   * {@link @duro/core!Provider#fetchOrchestrationItems | Provider.fetchOrchestrationItems} as the
+   * contract describes it. One statement claims the whole batch; on a schema without duro migration
+   * 3 (or not at duroxide version 26) it claims one turn as `fetchOrchestrationItem` does.
    */
   async fetchOrchestrationItems(
     lockTimeoutMs: number,
@@ -394,11 +393,10 @@ export class PostgresProvider implements Provider, ProviderAdmin {
   }
 
   /**
-   * {@inheritDoc @duro/core#Provider.ackOrchestrationItems}
-   *
-   * One statement commits the whole batch and writes the activities `claim` takes claimed; on a
-   * schema without duro migration 3 the turns are acknowledged one after another, and without
-   * duro migration 10 `claim` is ignored.
+   * {@link @duro/core!Provider#ackOrchestrationItems | Provider.ackOrchestrationItems} as the
+   * contract describes it. One statement commits the whole batch and writes the activities `claim`
+   * takes claimed; on a schema without duro migration 3 the turns are acknowledged one after
+   * another, and without duro migration 10 `claim` is ignored.
    */
   async ackOrchestrationItems(
     acks: readonly OrchestrationItemAck[],
@@ -462,10 +460,9 @@ export class PostgresProvider implements Provider, ProviderAdmin {
   }
 
   /**
-   * {@inheritDoc @duro/core#Provider.enqueueForOrchestrator}
-   *
-   * The calls made in one tick of the event loop are committed together, in one statement (each
-   * still succeeds or fails on its own).
+   * {@link @duro/core!Provider#enqueueForOrchestrator | Provider.enqueueForOrchestrator} as the
+   * contract describes it. The calls made in one tick of the event loop are committed together, in
+   * one statement (each still succeeds or fails on its own).
    */
   async enqueueForOrchestrator(item: WorkItem, delayMs: number | null): Promise<void> {
     const message = orchestratorMessage(item, delayMs);
@@ -519,9 +516,8 @@ export class PostgresProvider implements Provider, ProviderAdmin {
   }
 
   /**
-   * {@inheritDoc @duro/core#Provider.fetchWorkItems}
-   *
-   * One statement claims the whole batch (no stored procedure: it needs no migration).
+   * {@link @duro/core!Provider#fetchWorkItems | Provider.fetchWorkItems} as the contract describes
+   * it. One statement claims the whole batch (no stored procedure: it needs no migration).
    */
   async fetchWorkItems(
     lockTimeoutMs: number,
@@ -550,8 +546,7 @@ export class PostgresProvider implements Provider, ProviderAdmin {
   }
 
   /**
-   * {@inheritDoc @duro/core#Provider.ackWorkItems}
-   *
+   * {@link @duro/core!Provider#ackWorkItems | Provider.ackWorkItems} as the contract describes it.
    * One statement acknowledges the whole batch.
    */
   async ackWorkItems(acks: readonly WorkItemAck[]): Promise<WorkItemAckOutcome[]> {
@@ -651,10 +646,12 @@ export class PostgresProvider implements Provider, ProviderAdmin {
     return getExecutionInfo(this.#db, instance, executionId);
   }
 
+  /** Instance, execution and event counts over the whole store. */
   async getSystemMetrics(): Promise<SystemMetrics> {
     return getSystemMetrics(this.#db);
   }
 
+  /** The visible, unlocked messages waiting in each queue. */
   async getQueueDepths(): Promise<QueueDepths> {
     return getQueueDepths(this.#db);
   }

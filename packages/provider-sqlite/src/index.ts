@@ -17,7 +17,7 @@
  * await runtime.start();
  * ```
  *
- * @packageDocumentation
+ * @module @duro/provider-sqlite
  */
 export { SqliteProvider } from './sqlite-provider.js';
 export type { SqliteProviderOptions } from './sqlite-provider-options.js';

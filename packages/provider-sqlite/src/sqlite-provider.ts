@@ -113,7 +113,7 @@ import {
  * ```
  */
 export class SqliteProvider implements Provider, ProviderAdmin {
-  /** {@inheritDoc Provider.name} */
+  /** {@inheritDoc @duro/core!Provider#name} */
   readonly name = 'sqlite';
   /** The duroxide release whose provider contract and SQLite schema this provider implements. */
   readonly version = '0.1.32';
@@ -201,7 +201,7 @@ export class SqliteProvider implements Provider, ProviderAdmin {
     return fetched[0] ?? null;
   }
 
-  /** {@inheritDoc Provider.fetchOrchestrationItems} */
+  /** {@inheritDoc @duro/core!Provider#fetchOrchestrationItems} */
   async fetchOrchestrationItems(
     lockTimeoutMs: number,
     pollTimeoutMs: number,
@@ -237,10 +237,10 @@ export class SqliteProvider implements Provider, ProviderAdmin {
   }
 
   /**
-   * {@inheritDoc Provider.ackOrchestrationItems}
-   *
-   * All turns commit in one transaction, each in a savepoint of its own. Activities are never
-   * written claimed: the `claim` argument is ignored and they are fetched as usual.
+   * {@link @duro/core!Provider#ackOrchestrationItems | Provider.ackOrchestrationItems} as the
+   * contract describes it. All turns commit in one transaction, each in a savepoint of its own.
+   * Activities are never written claimed: the `claim` argument is ignored and they are fetched as
+   * usual.
    */
   async ackOrchestrationItems(
     acks: readonly OrchestrationItemAck[],
@@ -342,7 +342,7 @@ export class SqliteProvider implements Provider, ProviderAdmin {
     return fetched[0] ?? null;
   }
 
-  /** {@inheritDoc Provider.fetchWorkItems} */
+  /** {@inheritDoc @duro/core!Provider#fetchWorkItems} */
   async fetchWorkItems(
     lockTimeoutMs: number,
     pollTimeoutMs: number,
@@ -371,7 +371,10 @@ export class SqliteProvider implements Provider, ProviderAdmin {
     if (completion !== null) this.orchestratorWork.notify();
   }
 
-  /** {@inheritDoc Provider.ackWorkItems} All acknowledgements commit in one transaction. */
+  /**
+   * {@link @duro/core!Provider#ackWorkItems | Provider.ackWorkItems} as the contract describes it.
+   * All acknowledgements commit in one transaction.
+   */
   async ackWorkItems(acks: readonly WorkItemAck[]): Promise<WorkItemAckOutcome[]> {
     requireDistinctLockTokens('ack_work_items', acks);
     const outcomes = await this.db.write('ack_work_items', () => {

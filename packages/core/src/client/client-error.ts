@@ -17,11 +17,13 @@ export type ClientErrorKind =
  * message is duroxide's text for it (`"Operation timed out"`, `"Instance x not found"`, ...).
  */
 export class ClientError extends Error {
+  /** Always `'ClientError'`. */
   override readonly name = 'ClientError';
   /** @internal brand checked by {@link ClientError.isInstance} */
   readonly [CLIENT_ERROR] = true;
 
   private constructor(
+    /** Which failure this is. */
     readonly kind: ClientErrorKind,
     message: string,
     /** The instance the error is about, when there is one. */
@@ -36,6 +38,7 @@ export class ClientError extends Error {
     return new ClientError('Provider', error.message, null, { cause: error });
   }
 
+  /** The provider has no management interface (`ProviderAdmin`). */
   static managementNotAvailable(): ClientError {
     return new ClientError(
       'ManagementNotAvailable',
@@ -44,14 +47,17 @@ export class ClientError extends Error {
     );
   }
 
+  /** A caller argument was refused (an empty or reserved instance id, input JSON cannot carry). */
   static invalidInput(message: string): ClientError {
     return new ClientError('InvalidInput', `Invalid input: ${message}`, null);
   }
 
+  /** A `waitFor...` call reached its deadline. */
   static timeout(): ClientError {
     return new ClientError('Timeout', 'Operation timed out', null);
   }
 
+  /** A delete without `force` found the instance running. */
   static instanceStillRunning(instanceId: string): ClientError {
     return new ClientError(
       'InstanceStillRunning',
@@ -60,6 +66,7 @@ export class ClientError extends Error {
     );
   }
 
+  /** A delete named a sub-orchestration instead of its root. */
   static cannotDeleteSubOrchestration(instanceId: string): ClientError {
     return new ClientError(
       'CannotDeleteSubOrchestration',
@@ -68,6 +75,7 @@ export class ClientError extends Error {
     );
   }
 
+  /** No instance has this id. */
   static instanceNotFound(instanceId: string): ClientError {
     return new ClientError('InstanceNotFound', `Instance ${instanceId} not found`, instanceId);
   }

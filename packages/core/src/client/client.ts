@@ -10,6 +10,7 @@ import { pollUntil, type PollSchedule } from './poll-until.js';
 
 /** An instance's state as `getStatus` reports it (duroxide-node's `JsOrchestrationStatus`). */
 export interface OrchestrationStatus {
+  /** How the instance stands: `'NotFound'`, `'Running'`, `'Completed'` or `'Failed'`. */
   readonly status: 'NotFound' | 'Running' | 'Completed' | 'Failed';
   /** The output as JSON text, when Completed (parsed by `waitForOrchestration`). */
   readonly output?: string;
@@ -17,6 +18,7 @@ export interface OrchestrationStatus {
   readonly error?: string;
   /** The structured failure, when Failed (not in duroxide-node). */
   readonly errorDetails?: ErrorDetails;
+  /** The custom status the orchestration set, when it set one. */
   readonly customStatus?: string;
   /** Increments on every custom status change; 0 when never set. */
   readonly customStatusVersion: number;
@@ -24,6 +26,7 @@ export interface OrchestrationStatus {
 
 /** A terminal status whose output has been parsed from JSON. */
 export type ParsedOrchestrationStatus = Omit<OrchestrationStatus, 'output'> & {
+  /** The output parsed from JSON, when Completed. */
   readonly output?: unknown;
 };
 
@@ -76,10 +79,12 @@ export class Client extends ManagementClient {
     await this.start(instanceId, name, input, version);
   }
 
+  /** The same as `startOrchestration` (duroxide-node's typed alias). */
   startOrchestrationTyped(instanceId: string, name: string, input?: unknown): Promise<void> {
     return this.startOrchestration(instanceId, name, input);
   }
 
+  /** The same as `startOrchestrationVersioned` (duroxide-node's typed alias). */
   startOrchestrationVersionedTyped(
     instanceId: string,
     name: string,
@@ -130,10 +135,12 @@ export class Client extends ManagementClient {
     });
   }
 
+  /** The same as `raiseEvent` (duroxide-node's typed alias). */
   raiseEventTyped(instanceId: string, eventName: string, data?: unknown): Promise<void> {
     return this.raiseEvent(instanceId, eventName, data);
   }
 
+  /** The same as `enqueueEvent` (duroxide-node's typed alias). */
   enqueueEventTyped(instanceId: string, queueName: string, data?: unknown): Promise<void> {
     return this.enqueueEvent(instanceId, queueName, data);
   }

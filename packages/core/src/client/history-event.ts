@@ -3,10 +3,13 @@ import type { Event, EventKind } from '../model/event.js';
 
 /** One history event as `readExecutionHistory` returns it (duroxide-node's `JsEvent`). */
 export interface HistoryEvent {
+  /** 1-based position of the event within its execution. */
   readonly eventId: number;
   /** The Rust variant name, such as `"ActivityScheduled"` or `"QueueSubscribed"`. */
   readonly kind: string;
+  /** The scheduling event a completion refers to, when it is one. */
   readonly sourceEventId?: number;
+  /** When the event was written, in epoch milliseconds. */
   readonly timestampMs: number;
   /**
    * The event's main fields as JSON text, in duroxide-node's shapes: `{"name","version","input"}`

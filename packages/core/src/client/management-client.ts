@@ -23,9 +23,15 @@ export interface InstanceTreeInfo extends InstanceTree {
 }
 
 /** Instance info with its output parsed from JSON. */
-export type ParsedInstanceInfo = Omit<InstanceInfo, 'output'> & { readonly output: unknown };
+export type ParsedInstanceInfo = Omit<InstanceInfo, 'output'> & {
+  /** Output or error of the current execution parsed from JSON, when it has ended. */
+  readonly output: unknown;
+};
 /** Execution info with its output parsed from JSON. */
-export type ParsedExecutionInfo = Omit<ExecutionInfo, 'output'> & { readonly output: unknown };
+export type ParsedExecutionInfo = Omit<ExecutionInfo, 'output'> & {
+  /** Output, error or next input parsed from JSON, when the execution has ended. */
+  readonly output: unknown;
+};
 
 function translateDeleteError(error: unknown, instanceId: string): unknown {
   if (!ProviderError.isInstance(error)) return error;
@@ -51,14 +57,17 @@ export class ManagementClient {
     return (this.provider.asManagementCapability?.() ?? null) !== null;
   }
 
+  /** Every instance id in the store. */
   listAllInstances(): Promise<string[]> {
     return this.admin('list_instances', (admin) => admin.listInstances());
   }
 
+  /** The ids of instances whose current execution has `status` (`'Running'`, `'Completed'`, `'Failed'`, `'ContinuedAsNew'`). */
   listInstancesByStatus(status: string): Promise<string[]> {
     return this.admin('list_instances_by_status', (admin) => admin.listInstancesByStatus(status));
   }
 
+  /** An instance's name, version, current execution, status and output (parsed from JSON). */
   async getInstanceInfo(instanceId: string): Promise<ParsedInstanceInfo> {
     const info = await this.admin('get_instance_info', (admin) =>
       admin.getInstanceInfo(instanceId),
@@ -66,6 +75,7 @@ export class ManagementClient {
     return { ...info, output: info.output === null ? null : parsePayload(info.output) };
   }
 
+  /** One execution's status, output (parsed from JSON), times and event count. */
   async getExecutionInfo(instanceId: string, executionId: number): Promise<ParsedExecutionInfo> {
     const info = await this.admin('get_execution_info', (admin) =>
       admin.getExecutionInfo(instanceId, executionId),
@@ -73,10 +83,12 @@ export class ManagementClient {
     return { ...info, output: info.output === null ? null : parsePayload(info.output) };
   }
 
+  /** The execution ids of an instance, oldest first. */
   listExecutions(instanceId: string): Promise<number[]> {
     return this.admin('list_executions', (admin) => admin.listExecutions(instanceId));
   }
 
+  /** The events of one execution, in order, each with its variant name, JSON fields and decoded form. */
   async readExecutionHistory(instanceId: string, executionId: number): Promise<HistoryEvent[]> {
     const events = await this.admin('read_history_with_execution_id', (admin) =>
       admin.readHistoryWithExecutionId(instanceId, executionId),
@@ -84,10 +96,12 @@ export class ManagementClient {
     return events.map(historyEvent);
   }
 
+  /** Instance, execution and event counts over the whole store. */
   getSystemMetrics(): Promise<SystemMetrics> {
     return this.admin('get_system_metrics', (admin) => admin.getSystemMetrics());
   }
 
+  /** The visible, unlocked messages waiting in each queue. */
   getQueueDepths(): Promise<QueueDepths> {
     return this.admin('get_queue_depths', (admin) => admin.getQueueDepths());
   }

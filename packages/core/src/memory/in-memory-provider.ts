@@ -488,11 +488,13 @@ export class InMemoryProvider implements Provider, ProviderAdmin {
     return executionInfo(this.store, instance, executionId);
   }
 
+  /** Instance, execution and event counts over the whole store. */
   async getSystemMetrics(): Promise<SystemMetrics> {
     return systemMetrics(this.store);
   }
 
   /** Messages ready to be fetched now (visible, not held by a live lock); timers included. */
+  /** The visible, unlocked messages waiting in each queue. */
   async getQueueDepths(): Promise<QueueDepths> {
     return queueDepths(this.store);
   }

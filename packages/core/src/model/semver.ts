@@ -1,7 +1,10 @@
 /** A semantic version without pre-release or build parts, as duroxide pins executions with. */
 export interface SemverVersion {
+  /** The major version. */
   readonly major: number;
+  /** The minor version. */
   readonly minor: number;
+  /** The patch version. */
   readonly patch: number;
 }
 

@@ -7,6 +7,7 @@ const WIRE_FORMAT_ERROR = Symbol.for('@duro/core/WireFormatError');
  * encoding a value whose integers are not such unsigned integers.
  */
 export class WireFormatError extends Error {
+  /** Always `'WireFormatError'`. */
   override readonly name = 'WireFormatError';
   /** @internal brand checked by {@link WireFormatError.isInstance} */
   readonly [WIRE_FORMAT_ERROR] = true;

@@ -3,8 +3,11 @@ import type { WorkItem } from '../model/work-item.js';
 
 /** Whom a fetched batch belongs to: the orchestration, version and execution its turn runs. */
 export interface BatchOrigin {
+  /** The orchestration the turn runs. */
   readonly orchestrationName: string;
+  /** The orchestration version the turn runs. */
   readonly version: string;
+  /** The execution the turn runs. */
   readonly executionId: number;
   /** The execution's history (empty when it could not be decoded). */
   readonly history: Event[];

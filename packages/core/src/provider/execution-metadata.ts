@@ -14,6 +14,7 @@ export interface ExecutionMetadata {
   readonly output?: string;
   /** Set on the first turn; creates the instance row together with the version. */
   readonly orchestrationName?: string;
+  /** The orchestration version the execution runs. */
   readonly orchestrationVersion?: string;
   /** The parent of a sub-orchestration, stored once and never changed. */
   readonly parentInstanceId?: string;

@@ -9,15 +9,34 @@ export const MAX_WORKER_TAGS = 5;
  */
 export type TagFilter =
   /** Only untagged activities (the default). */
-  | { readonly type: 'DefaultOnly' }
+  | {
+      /** The variant. */
+      readonly type: 'DefaultOnly';
+    }
   /** Only activities with one of these tags. */
-  | { readonly type: 'Tags'; readonly tags: readonly string[] }
+  | {
+      /** The variant. */
+      readonly type: 'Tags';
+      /** The tags taken. */
+      readonly tags: readonly string[];
+    }
   /** Untagged activities and activities with one of these tags. */
-  | { readonly type: 'DefaultAnd'; readonly tags: readonly string[] }
+  | {
+      /** The variant. */
+      readonly type: 'DefaultAnd';
+      /** The tags taken besides untagged activities. */
+      readonly tags: readonly string[];
+    }
   /** Every activity. */
-  | { readonly type: 'Any' }
+  | {
+      /** The variant. */
+      readonly type: 'Any';
+    }
   /** No activity: an orchestration-only node. */
-  | { readonly type: 'None' };
+  | {
+      /** The variant. */
+      readonly type: 'None';
+    };
 
 function tagSet(kind: string, tags: Iterable<string>): readonly string[] {
   const unique = [...new Set(tags)];
@@ -34,12 +53,21 @@ function tagSet(kind: string, tags: Iterable<string>): readonly string[] {
 
 /** Constructors for {@link TagFilter}. */
 export const TagFilter = {
+  /** Untagged activities only (the default). */
   defaultOnly: (): TagFilter => ({ type: 'DefaultOnly' }),
+  /** Every activity. */
   any: (): TagFilter => ({ type: 'Any' }),
+  /** No activity: an orchestration-only node. */
   none: (): TagFilter => ({ type: 'None' }),
-  /** @throws {RangeError} when given no tag or more than {@link MAX_WORKER_TAGS}. */
+  /**
+   * Only activities with one of `tags`.
+   * @throws {RangeError} when given no tag or more than {@link MAX_WORKER_TAGS}.
+   */
   tags: (tags: Iterable<string>): TagFilter => ({ type: 'Tags', tags: tagSet('tags', tags) }),
-  /** @throws {RangeError} when given no tag or more than {@link MAX_WORKER_TAGS}. */
+  /**
+   * Untagged activities and those with one of `tags`.
+   * @throws {RangeError} when given no tag or more than {@link MAX_WORKER_TAGS}.
+   */
   defaultAnd: (tags: Iterable<string>): TagFilter => ({
     type: 'DefaultAnd',
     tags: tagSet('defaultAnd', tags),
@@ -64,7 +92,9 @@ export function tagFilterMatches(filter: TagFilter, tag: string | null | undefin
 
 /** An inclusive range of versions, `min <= v <= max`. */
 export interface SemverRange {
+  /** The lowest version in the range. */
   readonly min: SemverVersion;
+  /** The highest version in the range. */
   readonly max: SemverVersion;
 }
 
@@ -79,6 +109,7 @@ export function semverRangeContains(range: SemverRange, version: SemverVersion):
  * all, a provider returns any instance.
  */
 export interface DispatcherCapabilityFilter {
+  /** Only executions pinned to a duroxide version in one of these ranges are fetched. */
   readonly supportedDuroxideVersions: readonly SemverRange[];
 }
 

@@ -32,7 +32,9 @@ export interface ProviderAdmin {
   getInstanceInfo(instance: string): Promise<InstanceInfo>;
   /** @throws {ProviderError} when the execution does not exist. */
   getExecutionInfo(instance: string, executionId: number): Promise<ExecutionInfo>;
+  /** Instance, execution and event counts over the whole store. */
   getSystemMetrics(): Promise<SystemMetrics>;
+  /** The visible, unlocked messages waiting in each queue. */
   getQueueDepths(): Promise<QueueDepths>;
 
   // ----- Hierarchy -----
@@ -41,7 +43,7 @@ export interface ProviderAdmin {
   listChildren(instanceId: string): Promise<string[]>;
   /** The parent of a sub-orchestration; `null` for a root. */
   getParentId(instanceId: string): Promise<string | null>;
-  /** The instance and all its descendants; see {@link walkInstanceTree}. */
+  /** The instance and all its descendants; see {@link @duro/core!walkInstanceTree | walkInstanceTree}. */
   getInstanceTree(instanceId: string): Promise<InstanceTree>;
 
   // ----- Deletion -----
@@ -51,7 +53,7 @@ export interface ProviderAdmin {
    * still running.
    */
   deleteInstancesAtomic(ids: readonly string[], force: boolean): Promise<DeleteInstanceResult>;
-  /** Deletes a root instance with its whole tree; see {@link deleteInstanceTree}. */
+  /** Deletes a root instance with its whole tree; see {@link @duro/core!deleteInstanceTree | deleteInstanceTree}. */
   deleteInstance(instanceId: string, force: boolean): Promise<DeleteInstanceResult>;
   /** Deletes the terminal root instances the filter selects, each with its tree. */
   deleteInstanceBulk(filter: InstanceFilter): Promise<DeleteInstanceResult>;

@@ -9,6 +9,7 @@ const PROVIDER_ERROR = Symbol.for('@duro/core/ProviderError');
  * `"Invalid lock token"`, so providers must keep them.
  */
 export class ProviderError extends Error {
+  /** Always `'ProviderError'`. */
   override readonly name = 'ProviderError';
   /** @internal brand checked by {@link ProviderError.isInstance} */
   readonly [PROVIDER_ERROR] = true;

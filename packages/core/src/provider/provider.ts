@@ -19,6 +19,7 @@ import type { SystemStats } from './system-stats.js';
 export interface CustomStatus {
   /** `null` when cleared or never set. */
   readonly customStatus: string | null;
+  /** Increments on every change of the custom status; 0 when never set. */
   readonly version: number;
 }
 

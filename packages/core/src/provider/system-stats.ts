@@ -6,6 +6,8 @@ export interface SystemStats {
   readonly historySizeBytes: number;
   /** Unread queue messages carried forward into the current execution. */
   readonly queuePendingCount: number;
+  /** Keys in the instance's key-value store. */
   readonly kvUserKeyCount: number;
+  /** Total size of its key-value values, in bytes. */
   readonly kvTotalValueBytes: number;
 }

@@ -4,13 +4,19 @@ import type { Logger } from './logger.js';
 
 /** What an activity knows about the call it serves. */
 export interface ActivityInfo {
+  /** The instance that scheduled the activity. */
   readonly instanceId: string;
+  /** The execution that scheduled it. */
   readonly executionId: number;
+  /** The orchestration that scheduled it. */
   readonly orchestrationName: string;
+  /** That orchestration's version. */
   readonly orchestrationVersion: string;
+  /** The activity name it was scheduled under. */
   readonly activityName: string;
   /** The `ActivityScheduled` event id: stable across redeliveries of this call. */
   readonly activityId: number;
+  /** The id of the worker running it (runtime id and slot). */
   readonly workerId: string;
   /** The session the activity was scheduled on, or `null`. */
   readonly sessionId: string | null;
@@ -25,12 +31,18 @@ export interface ActivityInfo {
  * is discarded; the activity has `activityCancellationGracePeriodMs` to stop.
  */
 export class ActivityContext implements ActivityInfo {
+  /** The instance that scheduled the activity. */
   readonly instanceId!: string;
+  /** The execution that scheduled it. */
   readonly executionId!: number;
+  /** The orchestration that scheduled it. */
   readonly orchestrationName!: string;
+  /** That orchestration's version. */
   readonly orchestrationVersion!: string;
+  /** The activity name it was scheduled under. */
   readonly activityName!: string;
   readonly activityId!: number;
+  /** The id of the worker running it (runtime id and slot). */
   readonly workerId!: string;
   readonly sessionId!: string | null;
   readonly attempt!: number;
@@ -66,18 +78,22 @@ export class ActivityContext implements ActivityInfo {
     return new Client(this.provider);
   }
 
+  /** Logs at info level with the activity's instance, name, id and worker. */
   traceInfo(message: string): void {
     this.logger.info(this.fields(), message);
   }
 
+  /** Logs at warn level with the activity's instance, name, id and worker. */
   traceWarn(message: string): void {
     this.logger.warn(this.fields(), message);
   }
 
+  /** Logs at error level with the activity's instance, name, id and worker. */
   traceError(message: string): void {
     this.logger.error(this.fields(), message);
   }
 
+  /** Logs at debug level with the activity's instance, name, id and worker. */
   traceDebug(message: string): void {
     this.logger.debug(this.fields(), message);
   }

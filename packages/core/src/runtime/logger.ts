@@ -15,10 +15,15 @@ export type LogFields = Readonly<Record<string, unknown>>;
  * execution, lock token, attempt) to every line logged while that item is processed.
  */
 export interface Logger {
+  /** Writes a debug line. */
   debug(fields: LogFields, message: string): void;
+  /** Writes an info line. */
   info(fields: LogFields, message: string): void;
+  /** Writes a warning. */
   warn(fields: LogFields, message: string): void;
+  /** Writes an error line. */
   error(fields: LogFields, message: string): void;
+  /** A logger that adds `bindings` to every line it writes. */
   child?(bindings: LogFields): Logger;
 }
 

@@ -8,11 +8,17 @@ import { METRIC_NAMES, type HistogramName, type MappedCounter } from './metric-n
  * duro's (the first after duroxide#47).
  */
 export interface MetricsSnapshot {
+  /** Executions started (new instances, sub-orchestrations, continue-as-new). */
   readonly orchStarts: number;
+  /** Executions that completed. */
   readonly orchCompletions: number;
+  /** Executions that failed, for any reason. */
   readonly orchFailures: number;
+  /** Failures raised by orchestration code (and cancellations). */
   readonly orchApplicationErrors: number;
+  /** Failures caused by the store or the runtime. */
   readonly orchInfrastructureErrors: number;
+  /** Failures by nondeterminism. */
   readonly orchConfigurationErrors: number;
   /** Orchestration poison dispositions that were committed: the instance really failed. */
   readonly orchPoison: number;
@@ -21,15 +27,21 @@ export interface MetricsSnapshot {
    * messages are still in the queue and will be fetched again. Never counted in `orchPoison`.
    */
   readonly orchPoisonFailed: number;
+  /** Executions that continued as new. */
   readonly orchContinueAsNew: number;
+  /** Orchestration turns run. */
   readonly orchTurns: number;
   /** Orchestration turns whose final ack failed (poison dispositions included). */
   readonly orchAckFailures: number;
   /** Turns whose instance lock could not be renewed while they ran. */
   readonly orchLockSteals: number;
+  /** Orchestration items fetched by the dispatcher. */
   readonly orchDispatcherItemsFetched: number;
+  /** Activities that returned. */
   readonly activitySuccess: number;
+  /** Activities that threw. */
   readonly activityAppErrors: number;
+  /** Activities that failed for infrastructure reasons. */
   readonly activityInfraErrors: number;
   /**
    * Activity deliveries that found no handler registered under their name (a configuration
@@ -40,11 +52,13 @@ export interface MetricsSnapshot {
   readonly activityPoison: number;
   /** Activity poison dispositions whose ack failed; never counted in `activityPoison`. */
   readonly activityPoisonFailed: number;
+  /** Activities cancelled while running. */
   readonly activityCancelled: number;
   /** Activity results (or poison failures) whose ack failed. */
   readonly activityAckFailures: number;
   /** Activities whose lock was taken away while they ran (cancellation, or a lost lease). */
   readonly activityLockSteals: number;
+  /** Activities fetched by the worker dispatcher. */
   readonly workerDispatcherItemsFetched: number;
   /** Sub-orchestrations this runtime's turns scheduled. */
   readonly suborchestrationCalls: number;

@@ -18,8 +18,14 @@ export type TagFilterOption =
   | 'none'
   | 'tags'
   | 'defaultAnd'
-  | { readonly tags: readonly string[] }
-  | { readonly defaultAnd: readonly string[] };
+  | {
+      /** Only activities with one of these tags. */
+      readonly tags: readonly string[];
+    }
+  | {
+      /** Untagged activities and those with one of these tags. */
+      readonly defaultAnd: readonly string[];
+    };
 
 /**
  * Options of `new Runtime(provider, options)`, named as duroxide-node's `RuntimeOptions`.
@@ -89,9 +95,19 @@ export interface RuntimeOptions {
   /** How long a cancelled activity may keep running before its result is discarded. @default 10000 */
   readonly activityCancellationGracePeriodMs?: number;
   /** Backoff of unregistered orchestrations and activities: base·2^(attempt−1), capped. */
-  readonly unregisteredBackoff?: { readonly baseDelayMs?: number; readonly maxDelayMs?: number };
+  readonly unregisteredBackoff?: {
+    /** The first delay, ms. @default 1000 */
+    readonly baseDelayMs?: number;
+    /** The longest delay, ms. @default 60000 */
+    readonly maxDelayMs?: number;
+  };
   /** Duroxide versions whose executions this runtime replays. @default { min: '0.0.0', max: '0.1.32' } */
-  readonly supportedReplayVersions?: { readonly min: string; readonly max: string };
+  readonly supportedReplayVersions?: {
+    /** The lowest duroxide version replayed, semver. */
+    readonly min: string;
+    /** The highest duroxide version replayed, semver. */
+    readonly max: string;
+  };
   /** Lock on a claimed session. @default 30000 */
   readonly sessionLockTimeoutMs?: number;
   /** @default 5000 */

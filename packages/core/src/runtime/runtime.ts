@@ -113,6 +113,7 @@ export class Runtime {
     return this;
   }
 
+  /** The same as `registerActivity` (duroxide-node's typed alias). */
   registerActivityTyped<In = unknown, Out = unknown>(
     name: string,
     handler: ActivityFunction<In, Out>,
@@ -120,6 +121,7 @@ export class Runtime {
     return this.registerActivity(name, handler);
   }
 
+  /** The same as `registerOrchestration` (duroxide-node's typed alias). */
   registerOrchestrationTyped<In = unknown, Out = unknown>(
     name: string,
     handler: OrchestrationFunction<In, Out>,
@@ -127,6 +129,7 @@ export class Runtime {
     return this.registerOrchestration(name, handler);
   }
 
+  /** The same as `registerOrchestrationVersioned` (duroxide-node's typed alias). */
   registerOrchestrationVersionedTyped<In = unknown, Out = unknown>(
     name: string,
     version: string,

@@ -26,7 +26,7 @@
  *
  * Needs vitest (an optional peer dependency of `@duro/core`).
  *
- * @packageDocumentation
+ * @module @duro/core/validation
  */
 import { describe, it } from 'vitest';
 import { atomicity } from './atomicity.js';

@@ -3,6 +3,7 @@ import type { ProviderCapabilities, ProviderFactory } from './provider-factory.j
 
 /** What one validation receives. */
 export interface ValidationContext {
+  /** Makes the providers the validation runs against. */
   readonly factory: ProviderFactory;
   /** A provider on a fresh store, destroyed after the validation (pass or fail). */
   readonly newProvider: () => Promise<Provider>;
@@ -14,7 +15,12 @@ export type ValidationRun = (ctx: ValidationContext) => Promise<void>;
 /** A validation, or one that applies only when `appliesTo(factory)` is true. */
 export type Validation =
   | ValidationRun
-  | { readonly run: ValidationRun; readonly appliesTo: (f: ProviderFactory) => boolean };
+  | {
+      /** The validation's body. */
+      readonly run: ValidationRun;
+      /** Whether it applies to providers made by this factory (by its declared capabilities). */
+      readonly appliesTo: (f: ProviderFactory) => boolean;
+    };
 
 /**
  * The validations ported from one duroxide `provider_validation` module, or one group of duro's
@@ -71,6 +77,7 @@ export function validationAppliesTo(validation: Validation, factory: ProviderFac
  * @throws the validation's own failure first; otherwise the first error of a `destroyProvider`.
  */
 export async function runValidation(
+  /** Makes the providers the validation runs against. */
   factory: ProviderFactory,
   validation: Validation,
 ): Promise<void> {

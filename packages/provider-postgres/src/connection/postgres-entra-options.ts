@@ -33,6 +33,7 @@ export interface EntraAccessToken {
  * `TokenCredential`, so any of its credentials fits as it is.
  */
 export interface EntraCredential {
+  /** An access token for `scopes`, or `null` when the credential has none. */
   getToken(scopes: string | string[]): Promise<EntraAccessToken | null>;
 }
 
@@ -83,7 +84,10 @@ export interface PostgresEntraOptions extends Omit<
    * trusted CAs and a client certificate can be set here.
    * @default Node's bundled root certificates, which Azure's server certificates chain to
    */
-  readonly ssl?: Omit<PostgresSslOptions, 'mode'> & { readonly mode?: 'verify-full' };
+  readonly ssl?: Omit<PostgresSslOptions, 'mode'> & {
+    /** Always `verify-full`: Entra ID logins need a checked server. */
+    readonly mode?: 'verify-full';
+  };
   /**
    * Where failed token refreshes are reported (warn).
    * @default pino on standard error, as the runtime's default logger

@@ -15,6 +15,7 @@ export type AccessTokenErrorCode = 'unavailable' | 'expired' | 'rejected';
  * could not be had or was refused.
  */
 export class AccessTokenError extends Error {
+  /** Always `'AccessTokenError'`. */
   override readonly name = 'AccessTokenError';
 
   constructor(

@@ -2,6 +2,7 @@ import type { InspectedSchema } from './inspected-schema.js';
 
 /** A count that stops at a bound, so reading it costs at most that many rows. */
 export interface BoundedCount {
+  /** The rows counted, at most the bound. */
   readonly count: number;
   /** Whether the count stopped at its bound: there are at least `count` rows. */
   readonly atLeast: boolean;

@@ -4,6 +4,7 @@ import type { InspectedSchema } from './inspected-schema.js';
 
 /** One stored history event, with the time its turn was committed. */
 export interface HistoryRecord {
+  /** The event's id within its execution, from 1 in the order written. */
   readonly eventId: number;
   /** The `created_at` of the row: when the turn that wrote the event was committed, epoch ms. */
   readonly committedAtMs: number;
@@ -15,6 +16,7 @@ export interface HistoryRecord {
 
 /** The events of one execution, first ones first. */
 export interface ExecutionHistory {
+  /** The events read, in event id order. */
   readonly records: readonly HistoryRecord[];
   /** How many events the execution has in all. */
   readonly eventCount: number;

@@ -4,7 +4,12 @@ import type { InstanceDiagnosis, QueuedMessage } from './read-instance-diagnosis
 
 /** One thing `why` found: `blocking` ones keep the instance from running now. */
 export interface Finding {
+  /**
+   * `blocking`: it cannot run until someone acts; `waiting`: it will run once the time or work
+   * named comes; `info`: context.
+   */
   readonly severity: 'blocking' | 'waiting' | 'info';
+  /** The finding in one sentence. */
   readonly text: string;
 }
 
@@ -31,7 +36,12 @@ export const DEFAULT_FLEET_ASSUMPTIONS: FleetAssumptions = {
 
 /** The verdict and the findings for one instance, as of `nowMs`. */
 export interface Explanation {
+  /**
+   * The answer in one line: the first blocking finding, else the first waiting one, else whether
+   * the instance is idle or ready for any dispatcher.
+   */
   readonly verdict: string;
+  /** The facts behind the verdict: the lock, the queued messages, then the pinned version. */
   readonly findings: readonly Finding[];
 }
 

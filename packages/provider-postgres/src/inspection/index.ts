@@ -19,7 +19,7 @@
  * await inspector.close();
  * ```
  *
- * @packageDocumentation
+ * @module @duro/provider-postgres/inspection
  */
 export { SchemaInspector, type SchemaInspectorOptions } from './schema-inspector.js';
 export type { InspectedSchema } from './inspected-schema.js';

@@ -6,10 +6,12 @@ export type InspectionErrorCode = 'invalid-request' | 'schema-not-migrated';
 
 /** A refused inspection read; the message names what was wrong. */
 export class InspectionError extends Error {
+  /** Always `InspectionError`, also across copies of this package. */
   override readonly name = 'InspectionError';
 
   constructor(
     message: string,
+    /** What the error is about: a request that cannot be read, or a schema that is not migrated. */
     readonly code: InspectionErrorCode,
   ) {
     super(message);

@@ -12,7 +12,9 @@ import { isInstanceStatus, INSTANCE_STATUSES, type InstanceStatus } from './inst
 export interface InstanceListFilter {
   /** The status of the instance's current execution. */
   readonly status?: InstanceStatus;
+  /** The orchestration's registered name, matched exactly. */
   readonly orchestrationName?: string;
+  /** The orchestration version the instance was started with, matched exactly. */
   readonly orchestrationVersion?: string;
   /** The start of the instance id, matched literally (`%` and `_` are plain characters). */
   readonly idPrefix?: string;
@@ -32,11 +34,19 @@ export interface InstancePageRequest extends InstanceListFilter {
 
 /** An instance as a list shows it. */
 export interface ListedInstance {
+  /** The instance id. */
   readonly instanceId: string;
+  /** The orchestration the instance runs. */
   readonly orchestrationName: string;
+  /** The orchestration version it was started with; `null` when none was recorded. */
   readonly orchestrationVersion: string | null;
+  /**
+   * The status of its current execution (`Running`, `Completed`, `Failed`, `ContinuedAsNew`, ...).
+   */
   readonly status: string;
+  /** Its current execution, 1 for the first and one more after each continue-as-new. */
   readonly executionId: number;
+  /** The instance that started it as a sub-orchestration; `null` for a root. */
   readonly parentInstanceId: string | null;
   /** Epoch ms. */
   readonly createdAtMs: number;
@@ -46,6 +56,7 @@ export interface ListedInstance {
 
 /** A page of instances and where the next one starts. */
 export interface InstancePage {
+  /** The instances of the page, newest first. */
   readonly instances: readonly ListedInstance[];
   /**
    * The cursor of the next page (pass it as `after`), or `null` when no older instance matches.

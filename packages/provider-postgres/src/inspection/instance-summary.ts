@@ -3,28 +3,37 @@ import type { InspectedSchema } from './inspected-schema.js';
 
 /** One execution of an instance (continue-as-new starts the next). */
 export interface ExecutionSummary {
+  /** The execution's number, 1 for the first. */
   readonly executionId: number;
+  /** How the execution stands: `Running`, `Completed`, `Failed`, `ContinuedAsNew`, ... */
   readonly status: string;
   /** Epoch ms. */
   readonly startedAtMs: number;
   /** Epoch ms; `null` while running (and for `ContinuedAsNew` on older schemas). */
   readonly completedAtMs: number | null;
+  /** Events in its history. */
   readonly eventCount: number;
 }
 
 /** An instance row with its current execution, custom status and executions. */
 export interface InstanceSummary {
+  /** The instance id. */
   readonly instanceId: string;
+  /** The orchestration the instance runs. */
   readonly orchestrationName: string;
+  /** The orchestration version of its current execution; `null` when none was recorded. */
   readonly orchestrationVersion: string | null;
+  /** The execution that runs now, or ran last. */
   readonly currentExecutionId: number;
   /** The current execution's status (`null` while that execution has no row yet). */
   readonly status: string | null;
+  /** The instance that started it as a sub-orchestration; `null` for a root. */
   readonly parentInstanceId: string | null;
   /** Epoch ms. */
   readonly createdAtMs: number;
   /** Epoch ms of the last committed turn. */
   readonly updatedAtMs: number;
+  /** The custom status the orchestration set last; `null` when it never set one. */
   readonly customStatus: string | null;
   /** Raised by every set or clear of the custom status. */
   readonly customStatusVersion: number;

@@ -3,17 +3,21 @@ import type { InspectedSchema } from './inspected-schema.js';
 
 /** An instance of a sub-orchestration tree, with its children ordered by id. */
 export interface InstanceTreeNode {
+  /** The instance id. */
   readonly instanceId: string;
+  /** The orchestration the instance runs. */
   readonly orchestrationName: string;
   /** The status of its current execution (`null` while that execution has no row). */
   readonly status: string | null;
   /** Epoch ms. */
   readonly createdAtMs: number;
+  /** The sub-orchestrations it started, by instance id. */
   readonly children: readonly InstanceTreeNode[];
 }
 
 /** The tree an instance belongs to, from its root. */
 export interface InstanceHierarchy {
+  /** The instance without a parent that the tree starts from. */
   readonly root: InstanceTreeNode;
   /** Whether the tree has more than the nodes read (see {@link readInstanceTree}). */
   readonly truncated: boolean;

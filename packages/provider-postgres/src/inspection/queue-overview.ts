@@ -5,6 +5,7 @@ import type { InspectedSchema } from './inspected-schema.js';
 
 /** A timer message not yet due. */
 export interface DueTimer {
+  /** The instance the timer belongs to. */
   readonly instanceId: string;
   /** When it becomes visible, epoch ms. */
   readonly dueAtMs: number;
@@ -12,31 +13,45 @@ export interface DueTimer {
 
 /** An instance lock (a turn in progress, or one whose worker died before releasing it). */
 export interface HeldInstanceLock {
+  /** The locked instance. */
   readonly instanceId: string;
+  /** The lock token of the turn that holds it. */
   readonly lockToken: string;
+  /** When the lock was taken, epoch ms. */
   readonly lockedAtMs: number;
+  /** When its lease ends, epoch ms. */
   readonly lockedUntilMs: number;
 }
 
 /** A claimed activity of the worker queue and its lease. */
 export interface ClaimedActivity {
+  /** The instance that scheduled it; `null` when the row does not say. */
   readonly instanceId: string | null;
+  /** The execution that scheduled it; `null` when the row does not say. */
   readonly executionId: number | null;
+  /** The activity's id within that execution; `null` when the row does not say. */
   readonly activityId: number | null;
   /** The activity's name, from its work item (`null` for an unreadable one). */
   readonly activityName: string | null;
+  /** When its lease ends, epoch ms. */
   readonly lockedUntilMs: number;
   /** Deliveries so far, this one included. */
   readonly attemptCount: number;
+  /** The session it runs in; `null` for none. */
   readonly sessionId: string | null;
+  /** Its tag; `null` for untagged. */
   readonly tag: string | null;
 }
 
 /** An activity session and the worker that owns it. */
 export interface SessionOwner {
+  /** The session id. */
   readonly sessionId: string;
+  /** The worker that owns the session (its `workerNodeId` or runtime id). */
   readonly ownerId: string;
+  /** When its ownership lapses unless renewed, epoch ms. */
   readonly lockedUntilMs: number;
+  /** When an activity of the session last ran, epoch ms. */
   readonly lastActivityAtMs: number;
 }
 
@@ -44,6 +59,7 @@ export interface SessionOwner {
 export interface QueueOverview {
   /** The moment the overview judges visibility and leases by, epoch ms. */
   readonly nowMs: number;
+  /** The orchestrator queue's messages by state. */
   readonly orchestratorQueue: {
     /** Visible and not claimed: waiting for a dispatcher. */
     readonly ready: BoundedCount;
@@ -52,7 +68,9 @@ export interface QueueOverview {
     /** Claimed with their instance by a turn. */
     readonly claimed: BoundedCount;
   };
+  /** The worker queue's activities by state. */
   readonly workerQueue: {
+    /** Visible and not claimed: waiting for a worker. */
     readonly ready: BoundedCount;
     /** Retries backing off. */
     readonly delayed: BoundedCount;
@@ -60,20 +78,39 @@ export interface QueueOverview {
     readonly running: BoundedCount;
     /** Claimed with a lease that ended: the next fetch takes them again. */
     readonly leaseExpired: BoundedCount;
-    /** Ready activities per tag (`null`: untagged), largest first. */
-    readonly readyByTag: readonly { readonly tag: string | null; readonly count: number }[];
+    /** Ready activities per tag, largest first. */
+    readonly readyByTag: readonly {
+      /** The tag; `null` for untagged activities. */
+      readonly tag: string | null;
+      /** Ready activities with it. */
+      readonly count: number;
+    }[];
   };
-  /** Timer messages not yet due: how many, and the next ones. */
-  readonly dueTimers: { readonly count: BoundedCount; readonly next: readonly DueTimer[] };
+  /** Timer messages not yet due. */
+  readonly dueTimers: {
+    /** How many there are. */
+    readonly count: BoundedCount;
+    /** The ones due soonest. */
+    readonly next: readonly DueTimer[];
+  };
+  /** The rows of `instance_locks`. */
   readonly instanceLocks: {
+    /** Locks whose lease has not ended: turns in progress. */
     readonly held: BoundedCount;
+    /** Locks whose lease ended: the next fetch takes the instance over. */
     readonly expired: BoundedCount;
     /** The held locks taken longest ago. */
     readonly oldest: readonly HeldInstanceLock[];
   };
   /** The claimed activities whose lease ends first. */
   readonly claimedActivities: readonly ClaimedActivity[];
-  readonly sessions: { readonly count: BoundedCount; readonly owners: readonly SessionOwner[] };
+  /** The activity sessions with an owner. */
+  readonly sessions: {
+    /** How many there are. */
+    readonly count: BoundedCount;
+    /** The ones whose ownership lapses first. */
+    readonly owners: readonly SessionOwner[];
+  };
 }
 
 /** How many rows each list of the overview shows. */

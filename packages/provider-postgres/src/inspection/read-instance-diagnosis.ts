@@ -3,47 +3,78 @@ import type { InspectedSchema } from './inspected-schema.js';
 
 /** A queued message of the instance, orchestrator or worker queue. */
 export interface QueuedMessage {
+  /** The queue row's id. */
   readonly id: number;
   /** The work item's variant (`TimerFired`, `ActivityExecute`, ...). */
   readonly type: string;
   /** The activity name, for `ActivityExecute`. */
   readonly activityName: string | null;
+  /** The activity's id within its execution, for `ActivityExecute`. */
   readonly activityId: number | null;
+  /** When the message becomes (or became) visible to fetches, epoch ms. */
   readonly visibleAtMs: number;
+  /** The lock token of the fetch that claimed it; `null` while unclaimed. */
   readonly lockToken: string | null;
+  /** When that claim's lease ends, epoch ms; `null` while unclaimed. */
   readonly lockedUntilMs: number | null;
+  /** Deliveries so far. */
   readonly attemptCount: number;
+  /** The session the activity runs in; `null` for none (and for orchestrator messages). */
   readonly sessionId: string | null;
+  /** The activity's tag; `null` for untagged (and for orchestrator messages). */
   readonly tag: string | null;
+  /** When the message was written, epoch ms. */
   readonly createdAtMs: number;
 }
 
 /** A session row: which worker owns it and until when. */
 export interface SessionLease {
+  /** The session id. */
   readonly sessionId: string;
+  /** The worker that owns the session (its `workerNodeId` or runtime id). */
   readonly ownerId: string;
+  /** When its ownership lapses unless renewed, epoch ms. */
   readonly lockedUntilMs: number;
+  /** When an activity of the session last ran, epoch ms. */
   readonly lastActivityAtMs: number;
 }
 
 /** Everything the store holds that decides whether an instance can run now. */
 export interface InstanceDiagnosis {
+  /** The instance asked about. */
   readonly instanceId: string;
+  /**
+   * The instance row and its current execution; `null` before its first turn commits (or for an
+   * unknown id).
+   */
   readonly instance: {
+    /** The orchestration the instance runs. */
     readonly orchestrationName: string;
+    /** Its orchestration version; `null` when none was recorded. */
     readonly orchestrationVersion: string | null;
+    /** The current execution. */
     readonly executionId: number;
+    /** The current execution's status; `null` when it has no execution row. */
     readonly status: string | null;
+    /** When the current execution ended, epoch ms; `null` while it runs. */
     readonly completedAtMs: number | null;
+    /** The duroxide version (`major.minor.patch`) the execution is pinned to; `null` when none. */
     readonly pinnedVersion: string | null;
   } | null;
+  /** The instance's row in `instance_locks`, live or expired; `null` when it has none. */
   readonly lock: {
+    /** The lock token of the turn that holds it. */
     readonly lockToken: string;
+    /** When the lock was taken, epoch ms. */
     readonly lockedAtMs: number;
+    /** When its lease ends, epoch ms. */
     readonly lockedUntilMs: number;
   } | null;
+  /** Its messages in the orchestrator queue, in visibility order (at most 100). */
   readonly orchestratorMessages: readonly QueuedMessage[];
+  /** Its activities in the worker queue, oldest first (at most 100). */
   readonly workerMessages: readonly QueuedMessage[];
+  /** The sessions of those activities. */
   readonly sessions: readonly SessionLease[];
 }
 

@@ -4,7 +4,9 @@ import { INSTANCE_STATUSES, type InstanceStatus } from './instance-statuses.js';
 
 /** How many instances have a status, and how that number was obtained. */
 export interface StatusCount {
+  /** The status of the current executions counted. */
   readonly status: InstanceStatus;
+  /** How many instances have it; how exact the number is says `precision`. */
   readonly count: number;
   /**
    * `exact`: counted. `estimate`: more than 50,000, so the number is PostgreSQL's statistics

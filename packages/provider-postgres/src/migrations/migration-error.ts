@@ -16,6 +16,7 @@ export type MigrationErrorCode =
 
 /** Thrown by the migration runner; the schema is left as it was before the failing step. */
 export class MigrationError extends Error {
+  /** Always `'MigrationError'`. */
   override readonly name = 'MigrationError';
 
   constructor(

@@ -32,9 +32,13 @@ export interface RunMigrationsOptions {
 
 /** A step of a migration run, reported through {@link RunMigrationsOptions.onProgress}. */
 export interface MigrationProgress {
+  /** `'applying'` before the file runs, `'applied'` after it committed. */
   readonly phase: 'applying' | 'applied';
+  /** `'duroxide'` or `'duro'` (the extension track). */
   readonly track: MigrationTrack;
+  /** The file's version within its track. */
   readonly version: number;
+  /** The file name, such as `0023_partial_secondary_indexes.sql`. */
   readonly name: string;
   /** Time the file took, in milliseconds; set when `phase` is `applied`. */
   readonly elapsedMs?: number;
@@ -46,8 +50,11 @@ export interface MigrationReport {
   readonly schema: string;
   /** The files applied by this run, in order; empty when the schema was up to date. */
   readonly applied: readonly {
+    /** `'duroxide'` or `'duro'` (the extension track). */
     readonly track: MigrationTrack;
+    /** The file's version within its track. */
     readonly version: number;
+    /** The file name. */
     readonly name: string;
   }[];
   /** The highest duroxide-track version recorded after the run. */

@@ -8,9 +8,13 @@ const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
 /** Thrown for a schema name that is not a safe identifier; nothing has run when it is thrown. */
 export class InvalidSchemaNameError extends Error {
+  /** Always `'InvalidSchemaNameError'`. */
   override readonly name = 'InvalidSchemaNameError';
 
-  constructor(readonly schema: string) {
+  constructor(
+    /** The refused name. */
+    readonly schema: string,
+  ) {
     super(
       `invalid schema name ${JSON.stringify(schema)}: use 1 to 63 ASCII letters, digits and ` +
         'underscores, starting with a letter or underscore',

@@ -2,7 +2,7 @@
  * `@duro/provider-postgres/validation`: a provider-validation factory for `PostgresProvider`, for
  * running `@duro/core/validation` (or duroxide's own suite, through `@duro/native`) against it.
  *
- * @packageDocumentation
+ * @module @duro/provider-postgres/validation
  */
 export {
   postgresValidationFactory,

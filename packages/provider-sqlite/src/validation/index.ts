@@ -2,7 +2,7 @@
  * `@duro/provider-sqlite/validation`: a validation factory for `SqliteProvider`, for running
  * `@duro/core/validation` (or duroxide's Rust suite through `@duro/native`) against it.
  *
- * @packageDocumentation
+ * @module @duro/provider-sqlite/validation
  */
 export {
   sqliteValidationFactory,

@@ -25,6 +25,7 @@ export type JoinResults<Tasks extends readonly ScheduledTask[]> = {
 /** The `race` result for a tuple of tasks: the index and value of the winner. */
 export type RaceResults<Tasks extends readonly ScheduledTask[]> = {
   [K in keyof Tasks & `${number}`]: RaceResult<OutputOf<Tasks[K]>> & {
+    /** The position of the winning task among the arguments. */
     readonly index: K extends `${infer N extends number}` ? N : number;
   };
 }[keyof Tasks & `${number}`];
@@ -264,6 +265,7 @@ export class OrchestrationContext extends OrchestrationState {
 
   // ----- Typed variants (string results are parsed as JSON once more) -----
 
+  /** `scheduleActivity`, whose string results are parsed as JSON once more (duroxide-node's typed variant). */
   scheduleActivityTyped<T = unknown>(
     name: string,
     input?: unknown,
@@ -284,60 +286,71 @@ export class OrchestrationContext extends OrchestrationState {
     });
   }
 
+  /** `scheduleActivityOnSession`, whose string results are parsed as JSON once more (duroxide-node's typed variant). */
   scheduleActivityOnSessionTyped<T = unknown>(
     ...args: Parameters<OrchestrationContext['scheduleActivityOnSession']>
   ): ActivityTask<T> {
     return this.scheduleActivityTyped<T>(args[0], args[1], { sessionId: args[2] });
   }
 
+  /** `scheduleActivityWithRetry`, whose string results are parsed as JSON once more (duroxide-node's typed variant). */
   scheduleActivityWithRetryTyped<T = unknown>(
     ...args: Parameters<OrchestrationContext['scheduleActivityWithRetry']>
   ): ScheduledTask<T> {
     return typedTask(this.scheduleActivityWithRetry<T>(...args));
   }
 
+  /** `scheduleActivityWithRetryOnSession`, whose string results are parsed as JSON once more (duroxide-node's typed variant). */
   scheduleActivityWithRetryOnSessionTyped<T = unknown>(
     ...args: Parameters<OrchestrationContext['scheduleActivityWithRetryOnSession']>
   ): ScheduledTask<T> {
     return typedTask(this.scheduleActivityWithRetryOnSession<T>(...args));
   }
 
+  /** `waitForEvent`, whose string results are parsed as JSON once more (duroxide-node's typed variant). */
   waitForEventTyped<T = unknown>(name: string): ScheduledTask<T> {
     return typedTask(this.waitForEvent<T>(name));
   }
 
+  /** `dequeueEvent`, whose string results are parsed as JSON once more (duroxide-node's typed variant). */
   dequeueEventTyped<T = unknown>(queueName: string): ScheduledTask<T> {
     return typedTask(this.dequeueEvent<T>(queueName));
   }
 
+  /** `scheduleSubOrchestration`, whose string results are parsed as JSON once more (duroxide-node's typed variant). */
   scheduleSubOrchestrationTyped<T = unknown>(
     ...args: Parameters<OrchestrationContext['scheduleSubOrchestration']>
   ): ScheduledTask<T> {
     return typedTask(this.scheduleSubOrchestration<T>(...args));
   }
 
+  /** `scheduleSubOrchestrationWithId`, whose string results are parsed as JSON once more (duroxide-node's typed variant). */
   scheduleSubOrchestrationWithIdTyped<T = unknown>(
     ...args: Parameters<OrchestrationContext['scheduleSubOrchestrationWithId']>
   ): ScheduledTask<T> {
     return typedTask(this.scheduleSubOrchestrationWithId<T>(...args));
   }
 
+  /** `all`, whose string entries are parsed as JSON once more (duroxide-node's typed variant). */
   allTyped<const Tasks extends readonly ScheduledTask[]>(
     tasks: Tasks,
   ): ScheduledTask<JoinResults<Tasks>> {
     return scheduledTask({ type: 'join', tasks: [...tasks], _typed: true });
   }
 
+  /** `race`, whose string winner is parsed as JSON once more (duroxide-node's typed variant). */
   raceTyped<const Tasks extends readonly ScheduledTask[]>(
     ...tasks: Tasks
   ): ScheduledTask<RaceResults<Tasks>> {
     return typedTask(this.race(...tasks));
   }
 
+  /** The same as `startOrchestration` (duroxide-node's typed alias). */
   startOrchestrationTyped(name: string, instanceId: string, input?: unknown): ScheduledTask<null> {
     return this.startOrchestration(name, instanceId, input);
   }
 
+  /** The same as `startOrchestrationVersioned` (duroxide-node's typed alias). */
   startOrchestrationVersionedTyped(
     name: string,
     version: string | null,
@@ -347,6 +360,7 @@ export class OrchestrationContext extends OrchestrationState {
     return this.startOrchestrationVersioned(name, version, instanceId, input);
   }
 
+  /** The same as `continueAsNew` (duroxide-node's typed alias). */
   continueAsNewTyped(input?: unknown): ScheduledTask<never> {
     return this.continueAsNew(input);
   }

@@ -4,10 +4,13 @@ import { requireString } from './task-arguments.js';
 
 /** What an orchestration knows about itself. */
 export interface OrchestrationInfo {
+  /** The instance id. */
   readonly instanceId: string;
   /** 1 for the first execution, one more after each continue-as-new. */
   readonly executionId: number;
+  /** The orchestration name the instance was started with. */
   readonly orchestrationName: string;
+  /** The version this execution runs. */
   readonly orchestrationVersion: string;
 }
 
@@ -17,9 +20,12 @@ export interface OrchestrationInfo {
  * recorded in history (`CustomStatusUpdated`, `KeyValueSet`, ...) and replayed in order.
  */
 export class OrchestrationState implements OrchestrationInfo {
+  /** The instance id. */
   readonly instanceId: string;
   readonly executionId: number;
+  /** The orchestration name the instance was started with. */
   readonly orchestrationName: string;
+  /** The version this execution runs. */
   readonly orchestrationVersion: string;
 
   /** @internal */
@@ -99,6 +105,7 @@ export class OrchestrationState implements OrchestrationInfo {
     return [...this.state.kvValues.keys()].sort();
   }
 
+  /** How many keys the key-value store holds. */
   getKvLength(): number {
     return this.state.kvValues.size;
   }
@@ -118,18 +125,22 @@ export class OrchestrationState implements OrchestrationInfo {
 
   // ----- Traces (suppressed while replaying) -----
 
+  /** Logs at info level, with the instance's fields; silent while replaying. */
   traceInfo(message: string): void {
     this.trace('info', message);
   }
 
+  /** Logs at warn level, with the instance's fields; silent while replaying. */
   traceWarn(message: string): void {
     this.trace('warn', message);
   }
 
+  /** Logs at error level, with the instance's fields; silent while replaying. */
   traceError(message: string): void {
     this.trace('error', message);
   }
 
+  /** Logs at debug level, with the instance's fields; silent while replaying. */
   traceDebug(message: string): void {
     this.trace('debug', message);
   }

@@ -153,7 +153,9 @@ export type ActivityTask<T = unknown> = ActivityTaskBody &
 
 /** One entry of an `all` result: the value, or the error text of a failed task. */
 export interface JoinResult<T = unknown> {
+  /** The task's value, when it succeeded. */
   readonly ok?: T;
+  /** The task's error text, when it failed. */
   readonly err?: string;
 }
 
@@ -162,7 +164,9 @@ export interface JoinResult<T = unknown> {
  * when the winning task failed, `value` is its error text.
  */
 export interface RaceResult<T = unknown> {
+  /** The position of the winning task among the arguments. */
   readonly index: number;
+  /** The winner's value (its error text when it failed). */
   readonly value: T;
 }
 
