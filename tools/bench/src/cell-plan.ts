@@ -23,4 +23,6 @@ export interface CellPlan {
   readonly schema: string;
   /** Whether duro cells time their instances' stages (`--stages`). */
   readonly stages: boolean;
+  /** Node.js flags of the runtime processes. */
+  readonly nodeArgs: readonly string[];
 }

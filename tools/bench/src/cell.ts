@@ -93,7 +93,7 @@ export async function runCell(
   const spec = { url, schema: plan.schema, config: plan.config, stages: stages !== null };
   const runtimes = await Promise.all(
     Array.from({ length: plan.processes }, () =>
-      RuntimeProcess.start(spec, endings.ended, endings.crashed),
+      RuntimeProcess.start(spec, plan.nodeArgs, endings.ended, endings.crashed),
     ),
   );
   const client = await connectBenchClient(plan.runtime, url, plan.schema, plan.workload, stages);
@@ -133,7 +133,9 @@ export async function runCell(
     rollbacks: after.rollbacks - before.rollbacks,
     ...cpu,
     runtimeCpuMs: reports.reduce((sum, report) => sum + report.cpuMs, 0),
-    peakRssMiB: Math.max(...reports.map((report) => report.peakRssKiB / 1024)),
+    memory: reports
+      .map((report) => report.memory)
+      .reduce((largest, memory) => (memory.peakRssMiB > largest.peakRssMiB ? memory : largest)),
     ...statementsOf(reports, timings.length),
     ...(stages === null ? {} : { stages: stages.steps(measured) }),
   };

@@ -82,6 +82,7 @@ async function runCells(
               futureTimers: options.futureTimers,
               schema: `duro_bench_${runtime.replaceAll('-', '_')}`,
               stages: options.stages,
+              nodeArgs: options.runtimeNodeArgs,
             });
             const figures = summarise(samples, options.warmup);
             const guarantees = guaranteesOf(config, processes);
@@ -133,6 +134,7 @@ function duroFanOutPlan(options: BenchOptions): CellPlan {
     futureTimers: options.futureTimers,
     schema: 'duro_bench_soak',
     stages: false,
+    nodeArgs: [],
   };
 }
 

@@ -1,10 +1,9 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { connectBenchClient } from './bench-client.js';
 import { prepareSchema } from './cell.js';
 import type { CellPlan } from './cell-plan.js';
 import type { BenchDatabase } from './database.js';
 import { DuroBenchWorker } from './duro-worker.js';
+import { fullCollection } from './memory.js';
 import { QueryCounter } from './query-counter.js';
 import type { IdleResult, SoakResult } from './report.js';
 
@@ -60,15 +59,6 @@ export async function measureIdleWorker(
 const RSS_SAMPLE_MS = 10_000;
 
 const rssMiB = (): number => process.memoryUsage().rss / 2 ** 20;
-
-/**
- * V8's full garbage collection, without `node --expose-gc`: exposing the flag at run time makes a
- * new context see `gc`.
- */
-function fullCollection(): () => void {
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
-}
 
 /**
  * Runs the plan's workload continuously for `seconds` (after a warm-up of a tenth of that, at

@@ -77,6 +77,8 @@ export interface BenchOptions {
   readonly soakSeconds: number;
   /** Time the stages of duro instances (see `StageTimes`). */
   readonly stages: boolean;
+  /** Node.js flags of every runtime process, such as `--cpu-prof`. */
+  readonly runtimeNodeArgs: readonly string[];
   readonly jsonFile: string | null;
   readonly chartFile: string | null;
 }
@@ -113,6 +115,8 @@ export const USAGE = `usage: duro-bench [options]
   --soak-seconds N       fan-out-5 soak sampling the worker's RSS, 0 to skip (default 0)
   --stages               in duro cells, time where an instance's time goes between the
                          provider calls that move it on (start, fetches, commits)
+  --runtime-node-args=ARGS  Node.js flags of the runtime processes, space-separated, such
+                         as --runtime-node-args="--cpu-prof --cpu-prof-dir=prof" (with "=")
   --json FILE            write every figure as JSON
   --chart FILE           write an SVG chart of orchestrations/s
   --help                 print this`;
@@ -199,6 +203,7 @@ export function parseBenchArgs(
         'idle-caps': { type: 'string', default: '2:2' },
         'soak-seconds': { type: 'string', default: '0' },
         stages: { type: 'boolean', default: false },
+        'runtime-node-args': { type: 'string', default: '' },
         json: { type: 'string' },
         chart: { type: 'string' },
         help: { type: 'boolean', default: false },
@@ -260,6 +265,7 @@ export function parseBenchArgs(
     idleCaps,
     soakSeconds: integer('soak-seconds', values['soak-seconds'], 0),
     stages: values.stages,
+    runtimeNodeArgs: values['runtime-node-args'].split(' ').filter((arg) => arg !== ''),
     jsonFile: values.json ?? null,
     chartFile: values.chart ?? null,
   };

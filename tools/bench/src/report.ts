@@ -163,6 +163,49 @@ function cellLines(report: BenchReport): string[] {
   return lines;
 }
 
+/** Where the memory of each cell's largest runtime process was when the cell ended. */
+function memoryLines(cells: readonly CellResult[]): string[] {
+  return [
+    '',
+    '## Memory of the runtime processes',
+    '',
+    'Of the runtime process with the largest peak RSS, MiB, when it was told to stop: the V8 heap it held (of it the young generation), the objects in it (garbage included), what a full collection left, and buffers outside the heap.',
+    '',
+    row([
+      'workload',
+      'caps',
+      'procs',
+      'runtime',
+      'round',
+      'peak RSS',
+      'RSS at end',
+      'heap held',
+      'young generation',
+      'heap used',
+      'live after full GC',
+      'external',
+    ]),
+    row(Array.from({ length: 12 }, () => '---')),
+    ...cells.map((cell) => {
+      const m = cell.figures.memory;
+      return row([
+        cell.workload,
+        capsText(cell.caps),
+        cell.processes,
+        cell.runtime,
+        cell.round,
+        fixed(m.peakRssMiB, 0),
+        fixed(m.rssMiB, 0),
+        fixed(m.heapCommittedMiB, 1),
+        fixed(m.youngGenerationMiB, 1),
+        fixed(m.heapUsedMiB, 1),
+        fixed(m.heapLiveMiB, 1),
+        fixed(m.externalMiB, 1),
+      ]);
+    }),
+  ];
+}
+
 /** A loud list of the cells whose runtimes promised different things, so got no ratio. */
 function unequalLines(cells: readonly CellResult[]): string[] {
   const unequal = cells.flatMap((cell) => {
@@ -258,7 +301,12 @@ export function formatReport(report: BenchReport): string {
     for (const p of report.pgbench) lines.push(row([p.clients, fixed(p.tps, 0)]));
     lines.push('');
   }
-  lines.push(...runtimeLines(report.cells), ...cellLines(report), ...unequalLines(report.cells));
+  lines.push(
+    ...runtimeLines(report.cells),
+    ...cellLines(report),
+    ...unequalLines(report.cells),
+    ...memoryLines(report.cells),
+  );
   if (report.medians.some((summary) => summary.rounds > 1)) lines.push(...medianLines(report));
   const counted = report.cells.filter((cell) => cell.statementsPerOrchestration !== undefined);
   if (counted.length > 0) {

@@ -5,6 +5,7 @@
 import type { RustBenchWorker } from '@duro/native';
 import { startProcessMeter } from './cpu-meter.js';
 import { DuroBenchWorker } from './duro-worker.js';
+import { memoryBreakdown } from './memory.js';
 import { labelledRates, QueryCounter } from './query-counter.js';
 import type {
   EndedInstance,
@@ -98,6 +99,7 @@ async function main(spec: RuntimeProcessSpec): Promise<void> {
   process.on('message', (message: ToRuntimeProcess) => {
     if (message.type !== 'stop') return;
     const cpuMs = cpuSince();
+    const memory = memoryBreakdown();
     const statements =
       counter === null || statementsBefore === undefined
         ? undefined
@@ -106,7 +108,7 @@ async function main(spec: RuntimeProcessSpec): Promise<void> {
       const stageMarks = served.stageMarks();
       const report: RuntimeProcessReport = {
         cpuMs,
-        peakRssKiB: process.resourceUsage().maxRSS,
+        memory,
         activityAcks: served.activityAcks(),
         ...(statements === undefined ? {} : { statements }),
         ...(stageMarks === undefined ? {} : { stageMarks }),

@@ -1,5 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { MemoryBreakdown } from './memory.js';
 import type { WorkerConfig } from './runtime-config.js';
 import type { StageMark } from './stage-times.js';
 
@@ -25,8 +26,8 @@ export interface EndedInstance {
 export interface RuntimeProcessReport {
   /** CPU time (user and system) from the moment it was ready until it was asked to stop, ms. */
   readonly cpuMs: number;
-  /** The most memory it held resident at any time of its life, KiB. */
-  readonly peakRssKiB: number;
+  /** Where its memory was when it was asked to stop, its peak RSS included. */
+  readonly memory: MemoryBreakdown;
   readonly activityAcks: number;
   /** Statements it sent from ready to stop, by label (duro only). */
   readonly statements?: Readonly<Record<string, number>>;
@@ -54,16 +55,20 @@ export class RuntimeProcess {
   private constructor(private readonly child: ChildProcess) {}
 
   /**
-   * Starts a runtime process and resolves once it serves; `ended` hears of the instances it
+   * Starts a runtime process (Node.js with `nodeArgs`) and resolves once it serves; `ended` hears of the instances it
    * finishes, `crashed` of its death before it was stopped.
    * @throws when the process fails to start its runtime.
    */
   static start(
     spec: RuntimeProcessSpec,
+    nodeArgs: readonly string[],
     ended: (ends: readonly EndedInstance[]) => void,
     crashed: (error: Error) => void,
   ): Promise<RuntimeProcess> {
-    const child = fork(MAIN, [JSON.stringify(spec)], { stdio: 'inherit' });
+    const child = fork(MAIN, [JSON.stringify(spec)], {
+      stdio: 'inherit',
+      execArgv: [...nodeArgs],
+    });
     const process = new RuntimeProcess(child);
     return new Promise((resolve, reject) => {
       let ready = false;

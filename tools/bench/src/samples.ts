@@ -1,5 +1,6 @@
 import { percentile } from '@duro/bench-provider';
 import type { MachineSpent } from './cpu-meter.js';
+import type { MemoryBreakdown } from './memory.js';
 import type { StageStep } from './stage-times.js';
 
 /** When one instance was started and when its completion committed, epoch ms. */
@@ -24,8 +25,8 @@ export interface CellSamples {
   readonly clientCpuMs: number;
   /** NaN when the server is not on this machine. */
   readonly serverCpuMs: number;
-  /** The largest peak RSS of the cell's runtime processes, MiB. */
-  readonly peakRssMiB: number;
+  /** The memory of the runtime process whose peak RSS was the largest. */
+  readonly memory: MemoryBreakdown;
   /** Statements sent per orchestration, by what they do (warm-up included); duro only. */
   readonly statementsPerOrchestration?: Readonly<Record<string, number>>;
   /** Where the measured instances' time went (`--stages`); duro only. */
@@ -58,7 +59,10 @@ export interface CellFigures {
   readonly stealShare: number;
   /** The one-minute load average at the cell's start and end. */
   readonly loadAverage: readonly [number, number];
+  /** The largest peak RSS of the cell's runtime processes, MiB. */
   readonly peakRssMiB: number;
+  /** Where that process's memory was at the end. */
+  readonly memory: MemoryBreakdown;
 }
 
 /**
@@ -91,6 +95,7 @@ export function summarise(samples: CellSamples, warmup: number): CellFigures {
     machineCpuMsPerOrchestration: samples.machine.busyMs / all,
     stealShare: samples.machine.stealShare,
     loadAverage: samples.machine.loadAverage,
-    peakRssMiB: samples.peakRssMiB,
+    peakRssMiB: samples.memory.peakRssMiB,
+    memory: samples.memory,
   };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { MemoryBreakdown } from '../src/memory.js';
 import { capsText, parseBenchArgs, UsageError } from '../src/options.js';
 import {
   guaranteeDifferences,
@@ -102,6 +103,16 @@ describe('parseBenchArgs', () => {
   });
 });
 
+const memoryOf = (peakRssMiB: number): MemoryBreakdown => ({
+  rssMiB: peakRssMiB - 5,
+  peakRssMiB,
+  heapCommittedMiB: 20,
+  youngGenerationMiB: 8,
+  heapUsedMiB: 12,
+  heapLiveMiB: 6.5,
+  externalMiB: 1.25,
+});
+
 const figures = (orchestrationsPerSecond: number, p50Ms = 5): CellResult['figures'] => ({
   instances: 10,
   orchestrationsPerSecond,
@@ -120,6 +131,7 @@ const figures = (orchestrationsPerSecond: number, p50Ms = 5): CellResult['figure
   stealShare: 0.02,
   loadAverage: [1.5, 2.25],
   peakRssMiB: 60,
+  memory: memoryOf(60),
 });
 
 const caps = { orchestrations: 2, activities: 2 };
@@ -236,6 +248,9 @@ describe('formatReport', () => {
     );
     expect(text).not.toContain('Medians over rounds');
     expect(text).not.toContain('UNEQUAL');
+    expect(text).toContain(
+      '| fan-out-5 | 2:2 | 1 | duro | 1 | 60 | 55 | 20.0 | 8.0 | 12.0 | 6.5 | 1.3 |',
+    );
   });
 
   it('gives no ratio to a cell that promises less than Rust, and says so loudly', () => {
@@ -343,7 +358,7 @@ describe('summarise', () => {
         runtimeCpuMs: 60,
         clientCpuMs: 15,
         serverCpuMs: 75,
-        peakRssMiB: 70,
+        memory: memoryOf(70),
       },
       1,
     );
@@ -378,7 +393,7 @@ describe('summarise', () => {
         runtimeCpuMs: 0,
         clientCpuMs: 0,
         serverCpuMs: 0,
-        peakRssMiB: 0,
+        memory: memoryOf(0),
       },
       0,
     );
