@@ -52,8 +52,8 @@ class SessionTracker {
  * fetch at a time asks for as many activities as there are free places (at most
  * `workerBatchSize`), and activities a turn commit of this runtime claimed for it (see
  * {@link ActivityHandoff}) take places too; the activities a fetch brings back beyond the room
- * left by then wait briefly for places, and go back if none frees. Otherwise `workerConcurrency` slots each
- * fetch and run one activity at a time, as duroxide does.
+ * left by then wait briefly for places, and go back if none frees. Otherwise
+ * `workerConcurrency` slots each fetch and run one activity at a time, as duroxide does.
  * @internal
  */
 export class WorkerDispatcher implements ActivityHandoff {
