@@ -1,24 +1,21 @@
 import { TagFilter, type WorkItem } from '@duro/core';
 import pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
-import { PostgresProvider } from '../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { CLAIM_COMMIT_WITHOUT_FLUSH_WAIT } from '../src/database/claim-commit.js';
+import type { PostgresProvider } from '../src/index.js';
 import { useTestDatabase } from './support/test-database.js';
-import { activityOf, eventOf, FIRST_TURN, startInstance } from './support/turns.js';
+import {
+  activityOf,
+  eventOf,
+  externalRaised,
+  FIRST_TURN,
+  startInstance,
+} from './support/turns.js';
 
 // While a batch fetch of turns waits, an activity acknowledgement of the same provider claims
 // the turns its completions wake in its own transaction and hands them to that fetch: one commit
 // instead of the acknowledgement's and the woken fetch's, and no wait for the notification.
 const database = useTestDatabase();
-const opened: PostgresProvider[] = [];
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((provider) => provider.close()));
-});
-
-async function connect(schema: string): Promise<PostgresProvider> {
-  const provider = await PostgresProvider.connectWithSchema(database.url, schema);
-  opened.push(provider);
-  return provider;
-}
 
 /**
  * Shows `onQuery` every statement a `pg` client of this process sends (its text, and the promise
@@ -82,17 +79,17 @@ const completionOf = (instance: string): WorkItem => ({
 });
 
 /**
- * Starts a long-polling batch fetch of turns on `provider` and resolves, with its promise, once
- * its first look has come back empty and it waits.
+ * Starts a long-polling batch fetch of up to `maxItems` turns on `provider` and resolves, with
+ * its promise, once its first look has come back empty and it waits.
  */
-async function waitingFetch(provider: PostgresProvider) {
+async function waitingFetch(provider: PostgresProvider, maxItems = 4) {
   const seen: { firstLook: Promise<unknown> | null } = { firstLook: null };
   const stop = watchStatements((text, result) => {
     if (seen.firstLook === null && text.includes('duro_fetch_orchestration_items(')) {
       seen.firstLook = result as Promise<unknown>;
     }
   });
-  const fetch = provider.fetchOrchestrationItems(30_000, 20_000, null, 4);
+  const fetch = provider.fetchOrchestrationItems(30_000, 20_000, null, maxItems);
   try {
     while (seen.firstLook === null) await new Promise((resolve) => setImmediate(resolve));
   } finally {
@@ -106,9 +103,8 @@ async function waitingFetch(provider: PostgresProvider) {
 
 describe('activity acknowledgements that claim the turns they wake', () => {
   it('hand the woken turn to a waiting fetch of their provider, committed with the acknowledgement', async () => {
-    const schema = database.newSchemaName('ack_claims');
-    const provider = await connect(schema);
-    const other = await connect(schema);
+    const provider = await database.newProvider({}, 'ack_claims');
+    const other = await database.attach(provider);
     const activity = await runningActivity(provider, 'woken');
 
     const { fetch } = await waitingFetch(provider);
@@ -149,8 +145,7 @@ describe('activity acknowledgements that claim the turns they wake', () => {
   });
 
   it('commit alone when no fetch of their provider waits, and the turn is fetched as usual', async () => {
-    const schema = database.newSchemaName('ack_claims');
-    const provider = await connect(schema);
+    const provider = await database.newProvider({}, 'ack_claims');
     const activity = await runningActivity(provider, 'alone');
     const { sent } = await statementsDuring(() =>
       provider.ackWorkItems([{ lockToken: activity.lockToken, completion: completionOf('alone') }]),
@@ -158,5 +153,64 @@ describe('activity acknowledgements that claim the turns they wake', () => {
     expect(sent.some((text) => text.includes('duro_claim_orchestration_instance'))).toBe(false);
     const turns = await provider.fetchOrchestrationItems(30_000, 0, null, 4);
     expect(turns.map((turn) => turn.item.messages)).toEqual([[completionOf('alone')]]);
+  });
+  it('leave an instance another provider holds to its holder, and the fetch takes it once released', async () => {
+    const provider = await database.newProvider({}, 'ack_claims');
+    const holder = await database.attach(provider);
+    const activity = await runningActivity(provider, 'held');
+    await provider.enqueueForOrchestrator(externalRaised('held', 'meanwhile'), null);
+    const [held] = await holder.fetchOrchestrationItems(30_000, 0, null, 4);
+    if (held === undefined) throw new Error('the holder claimed nothing');
+
+    const { fetch } = await waitingFetch(provider);
+    expect(
+      await provider.ackWorkItems([
+        { lockToken: activity.lockToken, completion: completionOf('held') },
+      ]),
+    ).toEqual([{ ok: true }]);
+    // The holder's lease is intact: it can still give the instance back.
+    await holder.abandonOrchestrationItem(held.lockToken, null, false);
+
+    const turns = await fetch;
+    expect(turns.map((turn) => turn.item.messages)).toEqual([
+      [externalRaised('held', 'meanwhile'), completionOf('held')],
+    ]);
+  });
+
+  it('claim no more turns than the waiting fetch asked for; the rest wait for the next fetch', async () => {
+    const provider = await database.newProvider({}, 'ack_claims');
+    const first = await runningActivity(provider, 'first');
+    const second = await runningActivity(provider, 'second');
+
+    const { fetch } = await waitingFetch(provider, 1);
+    expect(
+      await provider.ackWorkItems([
+        { lockToken: first.lockToken, completion: completionOf('first') },
+        { lockToken: second.lockToken, completion: completionOf('second') },
+      ]),
+    ).toEqual([{ ok: true }, { ok: true }]);
+
+    expect((await fetch).map((turn) => turn.item.instance)).toEqual(['first']);
+    const rest = await provider.fetchOrchestrationItems(30_000, 0, null, 4);
+    expect(rest.map((turn) => turn.item.messages)).toEqual([[completionOf('second')]]);
+  });
+
+  it('commit durably even on a provider whose own claims do not wait for the flush', async () => {
+    const provider = await database.newProvider({ nonDurableClaims: true }, 'ack_claims');
+    const activity = await runningActivity(provider, 'durable');
+
+    const { fetch } = await waitingFetch(provider);
+    const { sent } = await statementsDuring(async () => {
+      await provider.ackWorkItems([
+        { lockToken: activity.lockToken, completion: completionOf('durable') },
+      ]);
+      return fetch;
+    });
+
+    expect((await fetch).map((turn) => turn.item.instance)).toEqual(['durable']);
+    const claims = sent.filter((text) => text.includes('duro_claim_orchestration_instance'));
+    expect(claims).toHaveLength(1);
+    // The acknowledgement shares the claim's commit, so the claim may not relax it.
+    for (const text of sent) expect(text).not.toContain(CLAIM_COMMIT_WITHOUT_FLUSH_WAIT);
   });
 });
