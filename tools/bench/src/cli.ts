@@ -21,7 +21,14 @@ import type { CellPlan } from './cell-plan.js';
 import { runCell } from './cell.js';
 import { BenchDatabase } from './database.js';
 import { measureIdleWorker, soak } from './idle-and-soak.js';
-import { capsText, parseBenchArgs, USAGE, UsageError, type BenchOptions } from './options.js';
+import {
+  capsText,
+  parseBenchArgs,
+  scriptArguments,
+  USAGE,
+  UsageError,
+  type BenchOptions,
+} from './options.js';
 import type { CellResult } from './cell-result.js';
 import { formatReport, type BenchReport, type IdleResult, type PgbenchResult } from './report.js';
 import { summariseRounds } from './rounds.js';
@@ -174,7 +181,7 @@ async function main(options: BenchOptions): Promise<void> {
         options.soakSeconds === 0 ? null : await soak(url, db, plan, options.soakSeconds);
       const report: BenchReport = {
         date: new Date().toISOString(),
-        command: ['duro-bench', ...process.argv.slice(2)].join(' '),
+        command: ['duro-bench', ...scriptArguments(process.argv.slice(2))].join(' '),
         commit: currentCommit(),
         server: route,
         environment,

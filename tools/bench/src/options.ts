@@ -168,7 +168,16 @@ function parseRuntimes(text: string): RuntimeName[] {
 }
 
 /**
- * Reads the command line (without node and the script).
+ * The script's arguments without the leading `--` that
+ * `pnpm --filter @duro/bench bench -- --rounds 3` hands on to it.
+ */
+export function scriptArguments(argv: readonly string[]): string[] {
+  return argv[0] === '--' ? argv.slice(1) : [...argv];
+}
+
+/**
+ * Reads the command line (without node and the script; a leading `--` is skipped, see
+ * {@link scriptArguments}).
  * @returns the options, or `'help'` when `--help` was given.
  * @throws {UsageError} naming the flag that was wrong.
  */
@@ -179,7 +188,7 @@ export function parseBenchArgs(
   let values;
   try {
     ({ values } = parseArgs({
-      args: [...argv],
+      args: scriptArguments(argv),
       strict: true,
       allowPositionals: false,
       options: {

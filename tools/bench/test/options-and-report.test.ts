@@ -48,6 +48,12 @@ describe('parseBenchArgs', () => {
     expect(timed !== 'help' && timed.stages).toBe(true);
   });
 
+  it('skips the leading -- that pnpm hands on, and only that one', () => {
+    const options = parseBenchArgs(['--', '--rounds', '3'], {});
+    expect(options !== 'help' && options.rounds).toBe(3);
+    expect(() => parseBenchArgs(['--rounds', '3', '--', '--stages'], {})).toThrow(UsageError);
+  });
+
   it("runs the issue's seven workloads at equal caps 2:2, 8:16 and 4:100, Rust at a 10 ms poll", () => {
     const options = parseBenchArgs([], {});
     if (options === 'help') throw new Error('expected options');
