@@ -4,13 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { CLAIM_COMMIT_WITHOUT_FLUSH_WAIT } from '../src/database/claim-commit.js';
 import type { PostgresProvider } from '../src/index.js';
 import { useTestDatabase } from './support/test-database.js';
-import {
-  activityOf,
-  eventOf,
-  externalRaised,
-  FIRST_TURN,
-  startInstance,
-} from './support/turns.js';
+import { activityOf, eventOf, externalRaised, FIRST_TURN, startInstance } from './support/turns.js';
 
 // While a batch fetch of turns waits, an activity acknowledgement of the same provider claims
 // the turns its completions wake in its own transaction and hands them to that fetch: one commit
