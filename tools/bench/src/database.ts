@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { encodeWorkItem } from '@duro/core';
 import pg from 'pg';
 
@@ -26,6 +27,23 @@ export class BenchDatabase {
 
   async close(): Promise<void> {
     await this.client.end();
+  }
+
+  /**
+   * The server's postmaster, as this machine's `/proc` shows it (the parent of this session's
+   * backend), to count the server's CPU; null when the server runs elsewhere.
+   */
+  async serverProcessId(): Promise<number | null> {
+    const { rows } = await this.client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    const backend = rows[0]?.pid;
+    if (backend === undefined) return null;
+    try {
+      const stat = readFileSync(`/proc/${backend}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      return Number.isSafeInteger(ppid) && ppid > 1 ? ppid : null;
+    } catch {
+      return null;
+    }
   }
 
   /** Drops `schema` with everything in it. */

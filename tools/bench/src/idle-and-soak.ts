@@ -1,8 +1,9 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { connectBenchClient } from './bench-client.js';
+import { prepareSchema } from './cell.js';
 import type { CellPlan } from './cell-plan.js';
 import type { BenchDatabase } from './database.js';
-import { DuroBenchRuntime } from './duro-cell.js';
+import { DuroBenchWorker } from './duro-worker.js';
+import { fullCollection } from './memory.js';
 import { QueryCounter } from './query-counter.js';
 import type { IdleResult, SoakResult } from './report.js';
 
@@ -11,9 +12,16 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 /** Time a new runtime gets to open its connections and settle into waiting. */
 const SETTLE_MS = 3_000;
 
+/** The duro configuration of a plan, which the idle and soak measurements need. */
+function duroConfig(plan: CellPlan): Extract<CellPlan['config'], { kind: 'duro' }> {
+  if (plan.config.kind !== 'duro') throw new Error('idle and soak measure duro only');
+  return plan.config;
+}
+
 /**
- * Starts a duro runtime with nothing to do and counts the queries it sends over `seconds`,
- * after it has settled; the server's transactions are counted over the runtime's whole life.
+ * Starts a duro runtime (in this process) with nothing to do and counts the queries it sends
+ * over `seconds`, after it has settled; the server's transactions are counted over the
+ * runtime's whole life.
  */
 export async function measureIdleWorker(
   url: string,
@@ -22,12 +30,10 @@ export async function measureIdleWorker(
   seconds: number,
 ): Promise<IdleResult> {
   const counter = QueryCounter.install();
-  let before = { commits: 0, rollbacks: 0 };
-  let lifeMs = 0;
-  const duro = await DuroBenchRuntime.start(url, db, plan, async () => {
-    before = await db.transactionCounts();
-    lifeMs = -performance.now();
-  });
+  await prepareSchema(url, db, plan);
+  const before = await db.transactionCounts();
+  let lifeMs = -performance.now();
+  const duro = await DuroBenchWorker.start(url, plan.schema, duroConfig(plan), () => undefined);
   let queries: number;
   try {
     await sleep(SETTLE_MS);
@@ -42,7 +48,7 @@ export async function measureIdleWorker(
   await db.dropSchema(plan.schema);
   const transactions = after.commits + after.rollbacks - before.commits - before.rollbacks;
   return {
-    slots: plan.slots,
+    caps: plan.caps,
     seconds,
     queriesPerSecond: queries / seconds,
     transactionsPerSecond: transactions / (lifeMs / 1000),
@@ -55,18 +61,9 @@ const RSS_SAMPLE_MS = 10_000;
 const rssMiB = (): number => process.memoryUsage().rss / 2 ** 20;
 
 /**
- * V8's full garbage collection, without `node --expose-gc`: exposing the flag at run time makes a
- * new context see `gc`.
- */
-function fullCollection(): () => void {
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
-}
-
-/**
  * Runs the plan's workload continuously for `seconds` (after a warm-up of a tenth of that, at
  * most 30 s) and samples this process's RSS and, right after a full collection, its heap in use:
- * the worker is this process. RSS alone rises while V8 puts off full collections; the heap after
+ * the runtime runs in this process here. RSS alone rises while V8 puts off full collections; the heap after
  * one shows what is really kept. With each sample it counts the orchestrations completed, so
  * the throughput of every interval shows whether the worker slows down as the schema grows.
  */
@@ -76,7 +73,18 @@ export async function soak(
   plan: CellPlan,
   seconds: number,
 ): Promise<SoakResult> {
-  const duro = await DuroBenchRuntime.start(url, db, plan);
+  await prepareSchema(url, db, plan);
+  const waiting = new Map<string, () => void>();
+  const duro = await DuroBenchWorker.start(url, plan.schema, duroConfig(plan), (instance) => {
+    waiting.get(instance)?.();
+    waiting.delete(instance);
+  });
+  const client = await connectBenchClient('duro', url, plan.schema, plan.workload, null);
+  const runInstance = async (instance: string): Promise<void> => {
+    const ended = new Promise<void>((resolve) => waiting.set(instance, resolve));
+    await client.start(instance);
+    await ended;
+  };
   const warmupMs = Math.min(30_000, seconds * 100);
   const began = performance.now();
   const endsAt = began + warmupMs + seconds * 1000;
@@ -98,7 +106,7 @@ export async function soak(
   try {
     const lane = async (): Promise<void> => {
       while (performance.now() < endsAt) {
-        await duro.runInstance(`soak-${next++}`);
+        await runInstance(`soak-${next++}`);
         if (performance.now() - began > warmupMs) orchestrations++;
       }
     };
@@ -106,6 +114,7 @@ export async function soak(
     sample();
   } finally {
     clearInterval(sampler);
+    await client.close();
     await duro.stop();
   }
   await db.dropSchema(plan.schema);

@@ -1,7 +1,7 @@
 import type { BenchEnvironment } from '@duro/bench-provider';
-import { slotsText, type Slots } from './options.js';
 import type { CellResult } from './cell-result.js';
-import { duroToRustRatio, type RoundsSummary } from './rounds.js';
+import { capsText, type Caps } from './options.js';
+import { compareWithRust, settingLabel, type RoundsSummary } from './rounds.js';
 
 /** Stage steps that take less time than this per instance are left out of the printed report. */
 const MIN_STEP_MS = 0.1;
@@ -14,13 +14,16 @@ export interface PgbenchResult {
 /** Everything a run measured, as written to `--json`. */
 export interface BenchReport {
   readonly date: string;
+  /** The command line that made it, and the commit it ran. */
+  readonly command: string;
+  readonly commit: string;
   /** Where the server came from (DATABASE_URL, --database-url, embedded). */
   readonly server: string;
   readonly environment: BenchEnvironment;
   readonly futureTimers: number;
   readonly pgbench: readonly PgbenchResult[];
   readonly cells: readonly CellResult[];
-  /** The cells by workload, slots and runtime over every round (one round: its figures). */
+  /** The cells by workload, setting and runtime over every round (one round: its figures). */
   readonly medians: readonly RoundsSummary[];
   readonly idle: readonly IdleResult[];
   readonly soak: SoakResult | null;
@@ -28,7 +31,7 @@ export interface BenchReport {
 
 /** Queries an idle duro worker sent. */
 export interface IdleResult {
-  readonly slots: Slots;
+  readonly caps: Caps;
   readonly seconds: number;
   /** Counted by the bench around `pg.Client#query`, the LISTEN connection included. */
   readonly queriesPerSecond: number;
@@ -62,6 +65,215 @@ function soakThroughput(perSecond: readonly number[]): string {
   );
 }
 
+const percent = (share: number): string =>
+  Number.isFinite(share) ? `${fixed(share * 100, 0)} %` : '–';
+
+/** Each runtime's promises and settings, once per runtime and caps. */
+function runtimeLines(cells: readonly CellResult[]): string[] {
+  const seen = new Map<string, string>();
+  for (const cell of cells) {
+    const g = cell.guarantees;
+    const durable = (yes: boolean): string => (yes ? 'durable' : '**NOT durable**');
+    seen.set(
+      `${cell.runtime} ${capsText(cell.caps)} ×${cell.processes}`,
+      `${g.activitiesAtOnce} activities at once, ${g.orchestrationSlots} orchestration slots, ` +
+        `acks ${durable(g.durableAcks)}, claims ${durable(g.durableClaims)}; ${cell.settings}`,
+    );
+  }
+  return [
+    '## Runtimes: what each promises, and its settings',
+    '',
+    ...[...seen].map(([key, text]) => `- ${key}: ${text}`),
+    '',
+  ];
+}
+
+/** The ratio column of a cell: duro/Rust at equal promises, a loud mark otherwise. */
+function comparisonText(cells: readonly CellResult[], cell: CellResult): string {
+  const comparison = compareWithRust(cells, cell);
+  if (comparison === null) return '';
+  if (comparison.kind === 'unequal') return '**UNEQUAL**';
+  return `${fixed(comparison.ratio, 2)}×`;
+}
+
+function cellLines(report: BenchReport): string[] {
+  const lines = [
+    '## Orchestrations',
+    '',
+    'CPU is ms per orchestration from the moment every runtime process served until the last instance completed; "all" is runtime + client + server, "machine" every busy core (other work included).',
+    '',
+    row([
+      'workload',
+      'caps',
+      'procs',
+      'runtime',
+      'round',
+      'in flight',
+      'orch/s',
+      'sleep ceiling',
+      'of ceiling',
+      'p50 ms',
+      'p99 ms',
+      'max ms',
+      'commits/orch',
+      'CPU runtime',
+      'CPU client',
+      'CPU server',
+      'CPU all',
+      'server share',
+      'CPU machine',
+      'peak RSS MiB',
+      'load',
+      'steal',
+      'duro/Rust',
+    ]),
+    row(Array.from({ length: 23 }, () => '---')),
+  ];
+  for (const cell of report.cells) {
+    const f = cell.figures;
+    const ceiling = cell.sleepCeiling;
+    lines.push(
+      row([
+        cell.workload,
+        capsText(cell.caps),
+        cell.processes,
+        cell.runtime,
+        cell.round,
+        cell.inFlight,
+        fixed(f.orchestrationsPerSecond, 1),
+        ceiling === null ? '' : fixed(ceiling, 0),
+        ceiling === null ? '' : percent(f.orchestrationsPerSecond / ceiling),
+        fixed(f.p50Ms, 1),
+        fixed(f.p99Ms, 1),
+        fixed(f.maxMs, 1),
+        fixed(f.commitsPerOrchestration, 1),
+        fixed(f.runtimeCpuMsPerOrchestration, 2),
+        fixed(f.clientCpuMsPerOrchestration, 2),
+        fixed(f.serverCpuMsPerOrchestration, 2),
+        fixed(f.totalCpuMsPerOrchestration, 2),
+        percent(f.serverShare),
+        fixed(f.machineCpuMsPerOrchestration, 2),
+        fixed(f.peakRssMiB, 0),
+        `${fixed(f.loadAverage[0], 1)}→${fixed(f.loadAverage[1], 1)}`,
+        percent(f.stealShare),
+        comparisonText(report.cells, cell),
+      ]),
+    );
+  }
+  return lines;
+}
+
+/** Where the memory of each cell's largest runtime process was when the cell ended. */
+function memoryLines(cells: readonly CellResult[]): string[] {
+  return [
+    '',
+    '## Memory of the runtime processes',
+    '',
+    'Of the runtime process with the largest peak RSS, MiB, when it was told to stop: the V8 heap it held (of it the young generation), the objects in it (garbage included), what a full collection left, and buffers outside the heap.',
+    '',
+    row([
+      'workload',
+      'caps',
+      'procs',
+      'runtime',
+      'round',
+      'peak RSS',
+      'RSS at end',
+      'heap held',
+      'young generation',
+      'heap used',
+      'live after full GC',
+      'external',
+    ]),
+    row(Array.from({ length: 12 }, () => '---')),
+    ...cells.map((cell) => {
+      const m = cell.figures.memory;
+      return row([
+        cell.workload,
+        capsText(cell.caps),
+        cell.processes,
+        cell.runtime,
+        cell.round,
+        fixed(m.peakRssMiB, 0),
+        fixed(m.rssMiB, 0),
+        fixed(m.heapCommittedMiB, 1),
+        fixed(m.youngGenerationMiB, 1),
+        fixed(m.heapUsedMiB, 1),
+        fixed(m.heapLiveMiB, 1),
+        fixed(m.externalMiB, 1),
+      ]);
+    }),
+  ];
+}
+
+/** A loud list of the cells whose runtimes promised different things, so got no ratio. */
+function unequalLines(cells: readonly CellResult[]): string[] {
+  const unequal = cells.flatMap((cell) => {
+    const comparison = compareWithRust(cells, cell);
+    return comparison?.kind === 'unequal'
+      ? [
+          `- ${settingLabel(cell)} ${cell.runtime} round ${cell.round}: ${comparison.differences.join('; ')}`,
+        ]
+      : [];
+  });
+  if (unequal.length === 0) return [];
+  return [
+    '',
+    '## UNEQUAL CELLS: not comparable with Rust',
+    '',
+    'These cells promise something else than the Rust cell beside them (duro vs Rust), so no ratio is given:',
+    '',
+    ...unequal,
+  ];
+}
+
+function medianLines(report: BenchReport): string[] {
+  const lines = [
+    '',
+    '## Medians over rounds',
+    '',
+    row([
+      'workload',
+      'caps',
+      'procs',
+      'runtime',
+      'rounds',
+      'orch/s median',
+      'orch/s min–max',
+      'of sleep ceiling',
+      'p50 ms',
+      'p99 ms',
+      'CPU all ms/orch',
+      'peak RSS MiB',
+      'duro/Rust',
+      'RSS duro/Rust',
+    ]),
+    row(Array.from({ length: 14 }, () => '---')),
+  ];
+  for (const summary of report.medians) {
+    const ceiling = summary.sleepCeiling;
+    lines.push(
+      row([
+        summary.workload,
+        capsText(summary.caps),
+        summary.processes,
+        summary.runtime,
+        summary.rounds,
+        fixed(summary.medianOrchestrationsPerSecond, 1),
+        `${fixed(summary.minOrchestrationsPerSecond, 1)}–${fixed(summary.maxOrchestrationsPerSecond, 1)}`,
+        ceiling === null ? '' : percent(summary.medianOrchestrationsPerSecond / ceiling),
+        fixed(summary.medianP50Ms, 1),
+        fixed(summary.medianP99Ms, 1),
+        fixed(summary.medianTotalCpuMsPerOrchestration, 2),
+        fixed(summary.medianPeakRssMiB, 0),
+        summary.medianToRust === null ? '' : `${fixed(summary.medianToRust, 2)}×`,
+        summary.medianRssToRust === null ? '' : `${fixed(summary.medianRssToRust, 2)}×`,
+      ]),
+    );
+  }
+  return lines;
+}
+
 /** The run's figures as Markdown: the setting, pgbench, the cells, idle and soak. */
 export function formatReport(report: BenchReport): string {
   const env = report.environment;
@@ -69,6 +281,8 @@ export function formatReport(report: BenchReport): string {
     '# duro and Rust duroxide-pg: orchestration benchmark',
     '',
     `- date: ${report.date}`,
+    `- command: \`${report.command}\``,
+    `- commit: ${report.commit}`,
     `- server: ${report.server}`,
     `- PostgreSQL: ${env.postgresVersion}`,
     ...Object.entries(env.settings).map(([name, value]) => `- ${name}: ${value}`),
@@ -88,86 +302,12 @@ export function formatReport(report: BenchReport): string {
     lines.push('');
   }
   lines.push(
-    '## Orchestrations',
-    '',
-    row([
-      'workload',
-      'slots',
-      'runtime',
-      'round',
-      'in flight',
-      'orch/s',
-      'act/s',
-      'p50 ms',
-      'p95 ms',
-      'p99 ms',
-      'max ms',
-      'commits/orch',
-      'process CPU ms/orch',
-      'machine CPU ms/orch',
-      'busy cores',
-      'duro/Rust',
-    ]),
-    row(Array.from({ length: 16 }, () => '---')),
+    ...runtimeLines(report.cells),
+    ...cellLines(report),
+    ...unequalLines(report.cells),
+    ...memoryLines(report.cells),
   );
-  for (const cell of report.cells) {
-    const f = cell.figures;
-    const ratio = cell.runtime === 'duro' ? duroToRustRatio(report.cells, cell) : null;
-    lines.push(
-      row([
-        cell.workload,
-        slotsText(cell.slots),
-        cell.runtime,
-        cell.round,
-        cell.inFlight,
-        fixed(f.orchestrationsPerSecond, 1),
-        fixed(f.activitiesPerSecond, 1),
-        fixed(f.p50Ms, 1),
-        fixed(f.p95Ms, 1),
-        fixed(f.p99Ms, 1),
-        fixed(f.maxMs, 1),
-        fixed(f.commitsPerOrchestration, 1),
-        fixed(f.processCpuMsPerOrchestration, 2),
-        fixed(f.machineCpuMsPerOrchestration, 2),
-        fixed(f.machineBusyCores, 2),
-        ratio === null ? '' : `${fixed(ratio, 1)}×`,
-      ]),
-    );
-  }
-  if (report.medians.some((summary) => summary.rounds > 1)) {
-    lines.push(
-      '',
-      '## Medians over rounds',
-      '',
-      row([
-        'workload',
-        'slots',
-        'runtime',
-        'rounds',
-        'orch/s median',
-        'orch/s min–max',
-        'p50 ms median',
-        'machine CPU ms/orch median',
-        'duro/Rust median',
-      ]),
-      row(Array.from({ length: 9 }, () => '---')),
-    );
-    for (const summary of report.medians) {
-      lines.push(
-        row([
-          summary.workload,
-          slotsText(summary.slots),
-          summary.runtime,
-          summary.rounds,
-          fixed(summary.medianOrchestrationsPerSecond, 1),
-          `${fixed(summary.minOrchestrationsPerSecond, 1)}–${fixed(summary.maxOrchestrationsPerSecond, 1)}`,
-          fixed(summary.medianP50Ms, 1),
-          fixed(summary.medianMachineCpuMsPerOrchestration, 2),
-          summary.medianDuroToRust === null ? '' : `${fixed(summary.medianDuroToRust, 1)}×`,
-        ]),
-      );
-    }
-  }
+  if (report.medians.some((summary) => summary.rounds > 1)) lines.push(...medianLines(report));
   const counted = report.cells.filter((cell) => cell.statementsPerOrchestration !== undefined);
   if (counted.length > 0) {
     lines.push('', '## duro statements per orchestration', '');
@@ -175,9 +315,7 @@ export function formatReport(report: BenchReport): string {
       const rates = Object.entries(cell.statementsPerOrchestration ?? {});
       const total = rates.reduce((sum, [, rate]) => sum + rate, 0);
       const parts = rates.map(([label, rate]) => `${label} ${fixed(rate, 2)}`).join(', ');
-      lines.push(
-        `- ${cell.workload} ${slotsText(cell.slots)} ${cell.runtime}: ${fixed(total, 1)} in all: ${parts}`,
-      );
+      lines.push(`- ${settingLabel(cell)} ${cell.runtime}: ${fixed(total, 1)} in all: ${parts}`);
     }
   }
   const staged = report.cells.filter((cell) => cell.stages !== undefined);
@@ -196,14 +334,14 @@ export function formatReport(report: BenchReport): string {
           `${step.from} → ${step.to} ${fixed(step.msPerInstance, 1)} (×${fixed(step.timesPerInstance, 1)})`,
       );
       lines.push(
-        `- ${cell.workload} ${slotsText(cell.slots)} ${cell.runtime} round ${cell.round}: ${steps.join(', ')}`,
+        `- ${settingLabel(cell)} ${cell.runtime} round ${cell.round}: ${steps.join(', ')}`,
       );
     }
   }
   for (const idle of report.idle) {
     lines.push(
       '',
-      `## Idle duro worker (${idle.seconds} s, ${slotsText(idle.slots)} slots)`,
+      `## Idle duro worker (${idle.seconds} s, ${capsText(idle.caps)} caps)`,
       '',
       `- queries sent: ${fixed(idle.queriesPerSecond, 2)}/s`,
       `- server transactions: ${fixed(idle.transactionsPerSecond, 2)}/s`,

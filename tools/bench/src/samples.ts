@@ -1,8 +1,9 @@
 import { percentile } from '@duro/bench-provider';
-import type { CpuSpent } from './cpu-meter.js';
+import type { MachineSpent } from './cpu-meter.js';
+import type { MemoryBreakdown } from './memory.js';
 import type { StageStep } from './stage-times.js';
 
-/** When one instance was started and when its completion committed, ms on one clock. */
+/** When one instance was started and when its completion committed, epoch ms. */
 export interface InstanceTiming {
   readonly startedMs: number;
   readonly finishedMs: number;
@@ -17,8 +18,15 @@ export interface CellSamples {
   /** Transactions the server committed (and rolled back) over the whole cell. */
   readonly commits: number;
   readonly rollbacks: number;
-  /** CPU time over the whole cell (warm-up included), from the runtime's start to its stop. */
-  readonly cpu: CpuSpent;
+  /** The machine while every instance ran (warm-up included). */
+  readonly machine: MachineSpent;
+  /** CPU of the runtime processes, of this process (the client) and of the server, ms. */
+  readonly runtimeCpuMs: number;
+  readonly clientCpuMs: number;
+  /** NaN when the server is not on this machine. */
+  readonly serverCpuMs: number;
+  /** The memory of the runtime process whose peak RSS was the largest. */
+  readonly memory: MemoryBreakdown;
   /** Statements sent per orchestration, by what they do (warm-up included); duro only. */
   readonly statementsPerOrchestration?: Readonly<Record<string, number>>;
   /** Where the measured instances' time went (`--stages`); duro only. */
@@ -37,12 +45,24 @@ export interface CellFigures {
   readonly maxMs: number;
   /** Server commits per orchestration over the whole cell (warm-up included). */
   readonly commitsPerOrchestration: number;
-  /** CPU time of the bench process (the runtime) per orchestration, ms (warm-up included). */
-  readonly processCpuMsPerOrchestration: number;
-  /** Busy time of the whole machine (runtime and server) per orchestration, ms. */
+  /** CPU per orchestration of the runtime processes, the client and the server, ms. */
+  readonly runtimeCpuMsPerOrchestration: number;
+  readonly clientCpuMsPerOrchestration: number;
+  readonly serverCpuMsPerOrchestration: number;
+  /** The three together. */
+  readonly totalCpuMsPerOrchestration: number;
+  /** The server's part of the three. */
+  readonly serverShare: number;
+  /** Busy time of the whole machine per orchestration, ms: the three and anything else running. */
   readonly machineCpuMsPerOrchestration: number;
-  /** Cores the machine kept busy on average over the cell: near the core count, it is CPU-bound. */
-  readonly machineBusyCores: number;
+  /** Core time the machine lost to steal while the cell ran, as a share. */
+  readonly stealShare: number;
+  /** The one-minute load average at the cell's start and end. */
+  readonly loadAverage: readonly [number, number];
+  /** The largest peak RSS of the cell's runtime processes, MiB. */
+  readonly peakRssMiB: number;
+  /** Where that process's memory was at the end. */
+  readonly memory: MemoryBreakdown;
 }
 
 /**
@@ -57,6 +77,7 @@ export function summarise(samples: CellSamples, warmup: number): CellFigures {
   const orchestrationsPerSecond = (measured.length / (last - first)) * 1000;
   const latencies = measured.map((t) => t.finishedMs - t.startedMs).sort((a, b) => a - b);
   const all = samples.timings.length;
+  const totalCpuMs = samples.runtimeCpuMs + samples.clientCpuMs + samples.serverCpuMs;
   return {
     instances: measured.length,
     orchestrationsPerSecond,
@@ -66,8 +87,15 @@ export function summarise(samples: CellSamples, warmup: number): CellFigures {
     p99Ms: percentile(latencies, 0.99),
     maxMs: latencies.at(-1) ?? 0,
     commitsPerOrchestration: samples.commits / all,
-    processCpuMsPerOrchestration: samples.cpu.processMs / all,
-    machineCpuMsPerOrchestration: samples.cpu.machineMs / all,
-    machineBusyCores: samples.cpu.machineMs / samples.cpu.wallMs,
+    runtimeCpuMsPerOrchestration: samples.runtimeCpuMs / all,
+    clientCpuMsPerOrchestration: samples.clientCpuMs / all,
+    serverCpuMsPerOrchestration: samples.serverCpuMs / all,
+    totalCpuMsPerOrchestration: totalCpuMs / all,
+    serverShare: samples.serverCpuMs / totalCpuMs,
+    machineCpuMsPerOrchestration: samples.machine.busyMs / all,
+    stealShare: samples.machine.stealShare,
+    loadAverage: samples.machine.loadAverage,
+    peakRssMiB: samples.memory.peakRssMiB,
+    memory: samples.memory,
   };
 }

@@ -28,10 +28,14 @@ interface Fetched {
   readonly item: { readonly instance: string } | WorkItem;
 }
 
-interface Mark {
+/** An instance reaching a stage, at an epoch ms that every process of the bench shares. */
+export interface StageMark {
   readonly stage: Stage;
   readonly atMs: number;
 }
+
+/** Now, as ms since the Unix epoch with the precision of `performance.now()`. */
+export const epochNowMs = (): number => performance.timeOrigin + performance.now();
 
 /**
  * Times the stages of every instance a runtime serves (`--stages`): when its start is sent and
@@ -40,23 +44,35 @@ interface Mark {
  * the time from start to completion goes.
  */
 export class StageTimes {
-  readonly #marks = new Map<string, Mark[]>();
+  readonly #marks = new Map<string, StageMark[]>();
 
-  /** Notes that `instance` reached `stage` now (or at `atMs`, on `performance.now()`'s clock). */
-  mark(instance: string, stage: Stage, atMs = performance.now()): void {
+  /** Notes that `instance` reached `stage` now (or at `atMs`, epoch ms). */
+  mark(instance: string, stage: Stage, atMs = epochNowMs()): void {
     const marks = this.#marks.get(instance);
     if (marks === undefined) this.#marks.set(instance, [{ stage, atMs }]);
     else marks.push({ stage, atMs });
+  }
+
+  /** Every mark so far, by instance, to send to the process that adds them up. */
+  marks(): Record<string, StageMark[]> {
+    return Object.fromEntries(this.#marks);
+  }
+
+  /** Adds the marks another process took (the runtime's, to the client's). */
+  addMarks(marks: Readonly<Record<string, readonly StageMark[]>>): void {
+    for (const [instance, list] of Object.entries(marks)) {
+      for (const { stage, atMs } of list) this.mark(instance, stage, atMs);
+    }
   }
 
   /** The steps the given instances took, the costliest first. */
   steps(instances: readonly string[]): StageStep[] {
     const totals = new Map<string, { from: Stage; to: Stage; ms: number; times: number }>();
     for (const instance of instances) {
-      const marks = this.#marks.get(instance) ?? [];
+      const marks = [...(this.#marks.get(instance) ?? [])].sort((a, b) => a.atMs - b.atMs);
       for (let index = 1; index < marks.length; index += 1) {
-        const previous = marks[index - 1] as Mark;
-        const { stage: to, atMs } = marks[index] as Mark;
+        const previous = marks[index - 1] as StageMark;
+        const { stage: to, atMs } = marks[index] as StageMark;
         const from = previous.stage;
         const key = `${from}\u0000${to}`;
         const total = totals.get(key) ?? { from, to, ms: 0, times: 0 };

@@ -13,6 +13,12 @@ import { runSlot } from './slot-loop.js';
 import { fetchUnlessStopped, sleepUnlessStopped } from './stoppable-wait.js';
 import { WorkItemAcks } from './work-item-acks.js';
 
+/**
+ * How long claimed activities that came back to a full room wait for a place before they go
+ * back, ms: a few short activities' time.
+ */
+const SURPLUS_WAIT_MS = 100;
+
 /** Counts the distinct sessions this runtime serves (duroxide's `SessionTracker`). */
 class SessionTracker {
   private readonly counts = new Map<string, number>();
@@ -45,9 +51,9 @@ class SessionTracker {
  * When the provider claims batches (`fetchWorkItems`) and `workerBatchSize` is above 1, one
  * fetch at a time asks for as many activities as there are free places (at most
  * `workerBatchSize`), and activities a turn commit of this runtime claimed for it (see
- * {@link ActivityHandoff}) take places too; a fetch that comes back with more than the room left
- * by then gives the extra activities back at once. Otherwise `workerConcurrency` slots each
- * fetch and run one activity at a time, as duroxide does.
+ * {@link ActivityHandoff}) take places too; the activities a fetch brings back beyond the room
+ * left by then wait briefly for places, and go back if none frees. Otherwise
+ * `workerConcurrency` slots each fetch and run one activity at a time, as duroxide does.
  * @internal
  */
 export class WorkerDispatcher implements ActivityHandoff {
@@ -184,8 +190,9 @@ export class WorkerDispatcher implements ActivityHandoff {
    * Fetches batches, one fetch at a time, each asking for as many activities as there are free
    * places (at most `workerBatchSize`), and starts what it claimed. A fetch waiting for work
    * holds no places, so that activities a turn commit hands over meanwhile can take them; the
-   * activities a fetch brings back beyond the places still free then go back at once, their
-   * attempt uncounted. Resolves once stopped and every activity it started has finished.
+   * activities a fetch brings back beyond the places still free then wait for places (see
+   * {@link runWhenPlacesFree}) before the next fetch is sent. Resolves once stopped and every
+   * activity it started has finished.
    */
   private async fetchBatches(
     fetchWorkItems: NonNullable<Provider['fetchWorkItems']>,
@@ -219,11 +226,33 @@ export class WorkerDispatcher implements ActivityHandoff {
           const item = fetched.value[index];
           if (item !== undefined) this.start(item, place);
         });
-        void this.giveBack(fetched.value.slice(places.length));
+        await this.runWhenPlacesFree(fetched.value.slice(places.length));
         return true;
       },
     );
     await Promise.allSettled([...this.running]);
+  }
+
+  /**
+   * Starts claimed activities that found no free place (turn commits handed activities over
+   * while their fetch was out) as places free, within {@link SURPLUS_WAIT_MS}; those still
+   * without a place then, or when shutdown begins, go back, their attempt uncounted. Giving them
+   * back at once cost a statement each and a fetch again, while a place usually frees within
+   * milliseconds; the bound keeps work that another worker could run from waiting behind long
+   * activities. No more activities run at once than the room has places.
+   */
+  private async runWhenPlacesFree(surplus: readonly FetchedWorkItem[]): Promise<void> {
+    if (surplus.length === 0) return;
+    const waitEnds = AbortSignal.any([this.stop, AbortSignal.timeout(SURPLUS_WAIT_MS)]);
+    for (const [index, fetched] of surplus.entries()) {
+      await this.room.untilFree(waitEnds);
+      const [place] = waitEnds.aborted ? [] : this.room.take(1);
+      if (place === undefined) {
+        await this.giveBack(surplus.slice(index));
+        return;
+      }
+      this.start(fetched, place);
+    }
   }
 
   /** Runs one activity in `place` without waiting for it. */

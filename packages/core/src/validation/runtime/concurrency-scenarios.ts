@@ -169,4 +169,85 @@ export function concurrencyScenarios(providers: RuntimeScenarioProviders): void 
     );
     expect(probe.mostAtOnce).toBe(1);
   });
+
+  it('activities a fetch brings back after handed-over ones filled the room wait for a place instead of going back', async () => {
+    const probe = new ConcurrencyProbe();
+    let abandoned = 0;
+    let lateFetchArrived: () => void = () => undefined;
+    const lateFetch = new Promise<void>((resolve) => {
+      lateFetchArrived = resolve;
+    });
+    await withRuntime(
+      providers,
+      () => undefined,
+      async ({ client, provider }) => {
+        // Counts give-backs, and tells when a fetch brought back the second instance's work.
+        const watched = new Proxy(provider, {
+          get(target, property) {
+            const value: unknown = Reflect.get(target, property, target);
+            if (typeof value !== 'function') return value;
+            const method = (value as (...args: unknown[]) => unknown).bind(target);
+            if (property === 'abandonWorkItem') {
+              return (...args: unknown[]) => {
+                abandoned += 1;
+                return method(...args);
+              };
+            }
+            if (property !== 'fetchWorkItems') return method;
+            return async (...args: unknown[]) => {
+              const fetched = (await method(...args)) as { item: { instance?: string } }[];
+              // Only once the runtime has placed what the fetch brought back.
+              if (fetched.some(({ item }) => item.instance === 'second')) {
+                setTimeout(lateFetchArrived, 0);
+              }
+              return fetched;
+            };
+          },
+        });
+        const runtime = new Runtime(watched, { ...DEFAULT_OPTIONS, workerConcurrency: 4 });
+        let firstRunning: () => void = () => undefined;
+        const firstStarted = new Promise<void>((resolve) => {
+          firstRunning = resolve;
+        });
+        // The first instance's three activities are handed over to the idle worker, whose
+        // fetch still waits asking for four; they hold their places until that fetch brings
+        // back the second instance's three, which the one free place cannot take all of.
+        runtime.registerActivity('Holding', (_ctx, n: number) =>
+          probe.count(async () => {
+            firstRunning();
+            await Promise.race([lateFetch, sleep(10_000)]);
+            return n;
+          }),
+        );
+        runtime.registerActivity('Quick', (_ctx, n: number) =>
+          probe.count(() => sleep(5).then(() => n)),
+        );
+        for (const [name, activity] of [
+          ['HoldingThree', 'Holding'],
+          ['QuickThree', 'Quick'],
+        ] as const) {
+          runtime.registerOrchestration(name, function* (ctx) {
+            const results = yield* ctx.all(
+              [1, 2, 3].map((n) => ctx.scheduleActivity<number>(activity, n)),
+            );
+            return results.map((entry) => entry.ok);
+          });
+        }
+        await runtime.start();
+        try {
+          await client.startOrchestration('first', 'HoldingThree');
+          await firstStarted;
+          await client.startOrchestration('second', 'QuickThree');
+          expect(await client.waitForOrchestrationTyped('second', 20_000)).toEqual([1, 2, 3]);
+          expect(await client.waitForOrchestrationTyped('first', 20_000)).toEqual([1, 2, 3]);
+        } finally {
+          await runtime.shutdown(2_000);
+        }
+      },
+      // The scenario's own runtime stays idle.
+      { orchestrationConcurrency: 0, workerTagFilter: 'none' },
+    );
+    expect(probe.mostAtOnce).toBeLessThanOrEqual(4);
+    expect(abandoned).toBe(0);
+  });
 }

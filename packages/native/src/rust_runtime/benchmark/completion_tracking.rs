@@ -3,39 +3,44 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use duroxide::providers::{
     DispatcherCapabilityFilter, ExecutionMetadata, OrchestrationItem, Provider, ProviderAdmin, ProviderError,
     ScheduledActivityIdentifier, SessionFetchConfig, TagFilter, WorkItem,
 };
 use duroxide::{Event, SystemStats};
-use tokio::sync::oneshot;
+use napi_derive::napi;
+use tokio::sync::mpsc;
 
-/// `Ok` when the instance completed, `Err(output)` when it failed.
-pub type InstanceEnd = Result<(), String>;
+/// An instance whose final turn committed.
+#[napi(object)]
+pub struct RustBenchCompletion {
+    pub instance: String,
+    /// When the final turn's ack returned, ms since the Unix epoch (the wall clock every process
+    /// of the bench shares).
+    pub finished_at_ms: f64,
+    /// The output of a failed instance; absent when it completed.
+    pub failure: Option<String>,
+}
 
 pub struct CompletionTracking {
     inner: Arc<dyn Provider>,
-    waiters: Mutex<HashMap<String, oneshot::Sender<InstanceEnd>>>,
+    completions: mpsc::UnboundedSender<RustBenchCompletion>,
     activity_acks: AtomicU32,
 }
 
 impl CompletionTracking {
-    pub fn new(inner: Arc<dyn Provider>) -> Self {
-        Self {
+    /// The tracking provider, and the receiving end of its completions.
+    pub fn new(inner: Arc<dyn Provider>) -> (Self, mpsc::UnboundedReceiver<RustBenchCompletion>) {
+        let (completions, receiver) = mpsc::unbounded_channel();
+        let tracking = Self {
             inner,
-            waiters: Mutex::new(HashMap::new()),
+            completions,
             activity_acks: AtomicU32::new(0),
-        }
-    }
-
-    /// Resolves when `instance` ends; call it before the instance starts so its end is not missed.
-    pub fn end_of(&self, instance: &str) -> oneshot::Receiver<InstanceEnd> {
-        let (sender, receiver) = oneshot::channel();
-        self.lock_waiters().insert(instance.to_string(), sender);
-        receiver
+        };
+        (tracking, receiver)
     }
 
     /// Activities acknowledged so far.
@@ -43,15 +48,16 @@ impl CompletionTracking {
         self.activity_acks.load(Ordering::Relaxed)
     }
 
-    fn lock_waiters(&self) -> std::sync::MutexGuard<'_, HashMap<String, oneshot::Sender<InstanceEnd>>> {
-        self.waiters.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-
-    fn ended(&self, instance: &str, end: InstanceEnd) {
-        if let Some(waiter) = self.lock_waiters().remove(instance) {
-            // The receiver is gone only when the benchmark stopped waiting; nothing to tell.
-            let _ = waiter.send(end);
-        }
+    fn ended(&self, instance: String, failure: Option<String>) {
+        let finished_at_ms = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0.0, |since| since.as_secs_f64() * 1000.0);
+        // The receiver is gone only once the worker stopped; nobody is left to tell.
+        let _ = self.completions.send(RustBenchCompletion {
+            instance,
+            finished_at_ms,
+            failure,
+        });
     }
 }
 
@@ -88,8 +94,8 @@ impl Provider for CompletionTracking {
     ) -> Result<(), ProviderError> {
         let instance = history_delta.first().map(|event| event.instance_id.clone());
         let end = match metadata.status.as_deref() {
-            Some("Completed") => Some(Ok(())),
-            Some("Failed") => Some(Err(metadata.output.clone().unwrap_or_default())),
+            Some("Completed") => Some(None),
+            Some("Failed") => Some(Some(metadata.output.clone().unwrap_or_default())),
             _ => None,
         };
         self.inner
@@ -103,8 +109,8 @@ impl Provider for CompletionTracking {
                 cancelled_activities,
             )
             .await?;
-        if let (Some(instance), Some(end)) = (instance, end) {
-            self.ended(&instance, end);
+        if let (Some(instance), Some(failure)) = (instance, end) {
+            self.ended(instance, failure);
         }
         Ok(())
     }

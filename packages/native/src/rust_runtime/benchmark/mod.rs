@@ -1,159 +1,189 @@
-//! The bench's workloads on the Rust duroxide runtime with duroxide-pg: instances started with a
-//! fixed number in flight, each timed from its start to the commit of its final turn.
+//! The bench's workloads on the Rust duroxide runtime with duroxide-pg: a worker that runs them
+//! and reports each instance the moment its final turn commits, and a client that starts
+//! instances. The bench runs workers in processes of their own and the client in its own.
 
 mod completion_tracking;
 mod workloads;
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Duration;
 
 use duroxide::providers::Provider;
 use duroxide::runtime::{Runtime, RuntimeOptions};
 use duroxide::Client;
 use duroxide_pg::PostgresProvider;
 use napi_derive::napi;
-use tokio::task::JoinSet;
+use tokio::sync::{mpsc, watch, Mutex};
 
 use crate::errors::js_error;
 use completion_tracking::CompletionTracking;
+pub use completion_tracking::RustBenchCompletion;
 use workloads::Workload;
 
-/// What one benchmark run does.
+/// The Rust runtime's settings for a bench worker.
 #[napi(object)]
-pub struct RustBenchmarkOptions {
-    /// A workload name of the bench: hello, fan-out-5, sequential-5, timer-heavy,
-    /// continue-as-new or queue-burst.
-    pub workload: String,
+pub struct RustBenchWorkerOptions {
+    /// Orchestration turns processed at once (duroxide's `orchestration_concurrency`).
     pub orchestration_concurrency: u32,
+    /// Activities run at once (duroxide's `worker_concurrency`).
     pub worker_concurrency: u32,
-    /// Instances started in all.
-    pub instances: u32,
-    /// Instances running at once.
-    pub in_flight: u32,
-    /// Put before each instance's number to form its id.
-    pub instance_prefix: String,
-    /// How long one instance may take before the run fails, ms.
-    pub instance_timeout_ms: u32,
+    /// How long an idle dispatcher waits before it polls again, ms (duroxide's
+    /// `dispatcher_min_poll_interval`; duroxide-pg does not long-poll).
+    pub dispatcher_poll_interval_ms: u32,
+    /// Connections of the duroxide-pg pool.
+    pub pool_max_connections: u32,
 }
 
-/// One instance: when it was started and when its final turn committed, ms since the run began.
-#[napi(object)]
-pub struct RustInstanceTiming {
-    pub started_ms: f64,
-    pub finished_ms: f64,
+fn workload_named(name: &str) -> napi::Result<Workload> {
+    workloads::workload(name).ok_or_else(|| js_error(format!("the Rust bench has no workload named {name}")))
 }
 
-#[napi(object)]
-pub struct RustBenchmarkResult {
-    /// Every instance, in start order.
-    pub timings: Vec<RustInstanceTiming>,
-    /// Activities acknowledged during the run.
-    pub activity_acks: u32,
+/// Opens duroxide-pg on `schema` (migrating it when needed) with a pool of `connections`.
+async fn open_store(database_url: &str, schema: &str, connections: u32) -> napi::Result<PostgresProvider> {
+    // duroxide-pg reads its pool size from this variable when a provider is built from a URL;
+    // nothing else in the process reads it.
+    std::env::set_var("DUROXIDE_PG_POOL_MAX", connections.max(1).to_string());
+    PostgresProvider::new_with_schema(database_url, Some(schema))
+        .await
+        .map_err(|error| js_error(format!("duroxide-pg could not open schema {schema}: {error:#}")))
 }
 
-struct Run {
-    client: Client,
-    tracking: Arc<CompletionTracking>,
-    workload: Workload,
-    prefix: String,
-    began: Instant,
-    timeout: Duration,
-}
-
-impl Run {
-    async fn one(&self, index: usize) -> Result<RustInstanceTiming, String> {
-        let instance = format!("{}{index}", self.prefix);
-        let end = self.tracking.end_of(&instance);
-        let started_ms = self.began.elapsed().as_secs_f64() * 1000.0;
-        self.client
-            .start_orchestration(&instance, self.workload.orchestration, self.workload.input.clone())
-            .await
-            .map_err(|error| format!("starting {instance}: {error}"))?;
-        workloads::after_start(&self.client, &self.workload, &instance).await?;
-        match tokio::time::timeout(self.timeout, end).await {
-            Err(_) => return Err(format!("{instance} did not finish within {:?}", self.timeout)),
-            Ok(Err(_)) => return Err(format!("{instance}: the completion tracker went away")),
-            Ok(Ok(Err(output))) => return Err(format!("{instance} failed: {output}")),
-            Ok(Ok(Ok(()))) => {}
-        }
-        Ok(RustInstanceTiming {
-            started_ms,
-            finished_ms: self.began.elapsed().as_secs_f64() * 1000.0,
-        })
-    }
-}
-
-/// Starts `run.instances` instances, `in_flight` at a time, each lane starting its next
-/// instance when the previous one ends.
-async fn drive(run: Arc<Run>, instances: usize, in_flight: usize) -> Result<Vec<RustInstanceTiming>, String> {
-    let next = Arc::new(AtomicUsize::new(0));
-    let timings = Arc::new(Mutex::new((0..instances).map(|_| None).collect::<Vec<_>>()));
-    let mut lanes = JoinSet::new();
-    for _ in 0..in_flight.min(instances) {
-        let (run, next, timings) = (Arc::clone(&run), Arc::clone(&next), Arc::clone(&timings));
-        lanes.spawn(async move {
-            loop {
-                let index = next.fetch_add(1, Ordering::Relaxed);
-                if index >= instances {
-                    return Ok::<(), String>(());
-                }
-                let timing = run.one(index).await?;
-                timings.lock().unwrap_or_else(|poisoned| poisoned.into_inner())[index] = Some(timing);
-            }
-        });
-    }
-    while let Some(lane) = lanes.join_next().await {
-        lane.map_err(|error| format!("a benchmark lane failed: {error}"))??;
-    }
-    let timings = std::mem::take(&mut *timings.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
-    Ok(timings.into_iter().flatten().collect())
-}
-
-/// Runs a bench workload on the Rust runtime over duroxide-pg on `schema` (migrated by
-/// duroxide-pg when needed), with duroxide's default polling and the given concurrency.
-///
-/// @throws when the workload is unknown, the database cannot be reached, or an instance fails
-/// or does not finish in time.
+/// A Rust runtime serving every bench workload on one schema. Read what it completes with
+/// `nextCompletions()`; stop it with `stop()`.
 #[napi]
-pub async fn run_rust_benchmark(
+pub struct RustBenchWorker {
+    runtime: Mutex<Option<Arc<Runtime>>>,
+    store: Arc<PostgresProvider>,
+    tracking: Arc<CompletionTracking>,
+    completions: Mutex<mpsc::UnboundedReceiver<RustBenchCompletion>>,
+    /// Becomes true once `stop()` has shut the runtime down, ending a wait for completions.
+    stopped: watch::Sender<bool>,
+}
+
+#[napi]
+impl RustBenchWorker {
+    /// Waits until at least one instance has ended since the last call, and returns every
+    /// instance that has; an empty list once the worker has stopped.
+    #[napi]
+    pub async fn next_completions(&self) -> Vec<RustBenchCompletion> {
+        let mut stopped = self.stopped.subscribe();
+        let mut receiver = self.completions.lock().await;
+        let mut ended = Vec::new();
+        if *stopped.borrow_and_update() {
+            return ended;
+        }
+        tokio::select! {
+            first = receiver.recv() => match first {
+                None => return ended,
+                Some(first) => ended.push(first),
+            },
+            _ = stopped.changed() => return ended,
+        }
+        while let Ok(next) = receiver.try_recv() {
+            ended.push(next);
+        }
+        ended
+    }
+
+    /// Activities acknowledged so far.
+    #[napi]
+    pub fn activity_acks(&self) -> u32 {
+        self.tracking.activity_acks()
+    }
+
+    /// Shuts the runtime down (waiting up to one second for work in flight); later calls do
+    /// nothing.
+    #[napi]
+    pub async fn stop(&self) -> napi::Result<()> {
+        if let Some(runtime) = self.runtime.lock().await.take() {
+            runtime.shutdown(Some(1_000)).await;
+        }
+        self.store.pool().close().await;
+        self.stopped.send_replace(true);
+        Ok(())
+    }
+}
+
+/// Starts a Rust runtime with the bench's orchestrations and activities on `schema` over
+/// duroxide-pg (migrating the schema when needed), with the given settings.
+///
+/// @throws when the database cannot be reached.
+#[napi]
+pub async fn start_rust_bench_worker(
     database_url: String,
     schema: String,
-    options: RustBenchmarkOptions,
-) -> napi::Result<RustBenchmarkResult> {
-    let workload = workloads::workload(&options.workload)
-        .ok_or_else(|| js_error(format!("the Rust bench has no workload named {}", options.workload)))?;
-    let store = PostgresProvider::new_with_schema(&database_url, Some(&schema))
-        .await
-        .map_err(|error| js_error(format!("duroxide-pg could not open schema {schema}: {error:#}")))?;
-    let store: Arc<dyn Provider> = Arc::new(store);
-    let tracking = Arc::new(CompletionTracking::new(store));
-    let provider: Arc<dyn Provider> = Arc::clone(&tracking) as Arc<dyn Provider>;
+    options: RustBenchWorkerOptions,
+) -> napi::Result<RustBenchWorker> {
+    let store = Arc::new(open_store(&database_url, &schema, options.pool_max_connections).await?);
+    let (tracking, completions) = CompletionTracking::new(Arc::clone(&store) as Arc<dyn Provider>);
+    let tracking = Arc::new(tracking);
     let runtime = Runtime::start_with_options(
-        Arc::clone(&provider),
+        Arc::clone(&tracking) as Arc<dyn Provider>,
         workloads::activities(),
         workloads::orchestrations(),
         RuntimeOptions {
             orchestration_concurrency: options.orchestration_concurrency as usize,
             worker_concurrency: options.worker_concurrency as usize,
+            dispatcher_min_poll_interval: Duration::from_millis(options.dispatcher_poll_interval_ms.into()),
             ..RuntimeOptions::default()
         },
     )
     .await;
-    let run = Arc::new(Run {
-        client: Client::new(provider),
-        tracking: Arc::clone(&tracking),
+    Ok(RustBenchWorker {
+        runtime: Mutex::new(Some(runtime)),
+        store,
+        tracking,
+        completions: Mutex::new(completions),
+        stopped: watch::channel(false).0,
+    })
+}
+
+/// A duroxide client that starts instances of one bench workload.
+#[napi]
+pub struct RustBenchClient {
+    client: Client,
+    store: Arc<PostgresProvider>,
+    workload: Workload,
+}
+
+#[napi]
+impl RustBenchClient {
+    /// Starts `instance` (and, for queue-burst, sends its messages).
+    ///
+    /// @throws when the start or a message is not stored.
+    #[napi]
+    pub async fn start(&self, instance: String) -> napi::Result<()> {
+        self.client
+            .start_orchestration(&instance, self.workload.orchestration, self.workload.input.clone())
+            .await
+            .map_err(|error| js_error(format!("starting {instance}: {error}")))?;
+        workloads::after_start(&self.client, &self.workload, &instance)
+            .await
+            .map_err(js_error)
+    }
+
+    /// Closes the client's connections.
+    #[napi]
+    pub async fn close(&self) {
+        self.store.pool().close().await;
+    }
+}
+
+/// A client for `workload` on `schema` over duroxide-pg, with a pool of `poolMaxConnections`.
+///
+/// @throws when the workload is unknown or the database cannot be reached.
+#[napi]
+pub async fn connect_rust_bench_client(
+    database_url: String,
+    schema: String,
+    workload: String,
+    pool_max_connections: u32,
+) -> napi::Result<RustBenchClient> {
+    let workload = workload_named(&workload)?;
+    let store = Arc::new(open_store(&database_url, &schema, pool_max_connections).await?);
+    Ok(RustBenchClient {
+        client: Client::new(Arc::clone(&store) as Arc<dyn Provider>),
+        store,
         workload,
-        prefix: options.instance_prefix,
-        began: Instant::now(),
-        timeout: Duration::from_millis(options.instance_timeout_ms.into()),
-    });
-    let driven = drive(run, options.instances as usize, options.in_flight.max(1) as usize).await;
-    // Stopped before any error is reported, so nothing keeps polling a schema about to be dropped.
-    runtime.shutdown(Some(1_000)).await;
-    let timings = driven.map_err(js_error)?;
-    Ok(RustBenchmarkResult {
-        timings,
-        activity_acks: tracking.activity_acks(),
     })
 }

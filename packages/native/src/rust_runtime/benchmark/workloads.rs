@@ -5,14 +5,10 @@ use std::time::Duration;
 
 use duroxide::runtime::registry::ActivityRegistry;
 use duroxide::OrchestrationRegistry;
-use duroxide::{ActivityContext, Client, OrchestrationContext};
+use duroxide::{ActivityContext, Client, DurableFuture, OrchestrationContext};
 
 use super::super::scenarios::{add_activity, add_orchestration, decoded, from_json, json};
 
-const ACTIVITIES_PER_INSTANCE: usize = 5;
-/// Activities of sequential-50, whose history grows to about a hundred events.
-const LONG_SEQUENCE_ACTIVITIES: usize = 50;
-const TIMERS_PER_INSTANCE: usize = 5;
 const BURST_MESSAGES: i64 = 10;
 const BURST_QUEUE: &str = "burst";
 
@@ -24,15 +20,18 @@ pub struct Workload {
     pub sends_burst: bool,
 }
 
-/// The workload named `name`, as the bench names it.
+/// The workload named `name`, as the bench names it. Fan-outs, sequences and timers take
+/// `[count, ms]`: how many activities (or timers) and how long each sleeps (0: a no-op activity).
 pub fn workload(name: &str) -> Option<Workload> {
     let (orchestration, input) = match name {
         "hello" => ("BenchHello", json("bench")),
-        "fan-out-5" => ("BenchFanOut", json(&10)),
-        "sequential-5" => ("BenchSequential", json(&10)),
-        "sequential-50" => ("BenchLongSequence", json(&1)),
-        "timer-heavy" => ("BenchTimers", json(&10)),
-        "continue-as-new" => ("BenchChain", json(&4)),
+        "fan-out-5" => ("BenchFanOut", json(&[5, 10])),
+        "fan-out-5-noop" => ("BenchFanOut", json(&[5, 0])),
+        "fan-out-100" => ("BenchFanOut", json(&[100, 0])),
+        "sequential-5" => ("BenchSequential", json(&[5, 10])),
+        "sequential-50" => ("BenchSequential", json(&[50, 1])),
+        "timers-3" => ("BenchTimers", json(&[3, 10])),
+        "can-chain-10" => ("BenchChain", json(&9)),
         "queue-burst" => ("BenchQueueBurst", json(&BURST_MESSAGES)),
         _ => return None,
     };
@@ -64,6 +63,9 @@ pub fn activities() -> ActivityRegistry {
         "BenchGreet",
         |_ctx: ActivityContext, name: String| async move { Ok(format!("Hello, {name}!")) },
     );
+    let builder = add_activity(builder, "BenchNoop", |_ctx: ActivityContext, index: u64| async move {
+        Ok(index)
+    });
     add_activity(builder, "BenchSleep", |_ctx: ActivityContext, ms: u64| async move {
         tokio::time::sleep(Duration::from_millis(ms)).await;
         Ok(ms)
@@ -71,12 +73,13 @@ pub fn activities() -> ActivityRegistry {
     .build()
 }
 
-/// Runs `count` sleep activities of `ms` one after another.
-async fn sleep_in_sequence(ctx: OrchestrationContext, ms: u64, count: usize) -> Result<usize, String> {
-    for _ in 0..count {
-        decoded::<u64>(ctx.schedule_activity("BenchSleep", json(&ms))).await?;
+/// The activity a fan-out or sequence schedules: a sleep of `ms`, or a no-op for 0.
+fn activity(ctx: &OrchestrationContext, index: u64, ms: u64) -> DurableFuture<Result<String, String>> {
+    if ms == 0 {
+        ctx.schedule_activity("BenchNoop", json(&index))
+    } else {
+        ctx.schedule_activity("BenchSleep", json(&ms))
     }
-    Ok(count)
 }
 
 pub fn orchestrations() -> OrchestrationRegistry {
@@ -95,10 +98,8 @@ pub fn orchestrations() -> OrchestrationRegistry {
         builder,
         &mut names,
         "BenchFanOut",
-        |ctx: OrchestrationContext, ms: u64| async move {
-            let tasks = (0..ACTIVITIES_PER_INSTANCE)
-                .map(|_| ctx.schedule_activity("BenchSleep", json(&ms)))
-                .collect::<Vec<_>>();
+        |ctx: OrchestrationContext, [count, ms]: [u64; 2]| async move {
+            let tasks = (0..count).map(|index| activity(&ctx, index, ms)).collect::<Vec<_>>();
             let results = ctx.join(tasks).await;
             for result in &results {
                 result.clone()?;
@@ -110,23 +111,22 @@ pub fn orchestrations() -> OrchestrationRegistry {
         builder,
         &mut names,
         "BenchSequential",
-        |ctx: OrchestrationContext, ms: u64| sleep_in_sequence(ctx, ms, ACTIVITIES_PER_INSTANCE),
-    );
-    let builder = add_orchestration(
-        builder,
-        &mut names,
-        "BenchLongSequence",
-        |ctx: OrchestrationContext, ms: u64| sleep_in_sequence(ctx, ms, LONG_SEQUENCE_ACTIVITIES),
+        |ctx: OrchestrationContext, [count, ms]: [u64; 2]| async move {
+            for index in 0..count {
+                decoded::<u64>(activity(&ctx, index, ms)).await?;
+            }
+            Ok(count)
+        },
     );
     let builder = add_orchestration(
         builder,
         &mut names,
         "BenchTimers",
-        |ctx: OrchestrationContext, ms: u64| async move {
-            for _ in 0..TIMERS_PER_INSTANCE {
+        |ctx: OrchestrationContext, [count, ms]: [u64; 2]| async move {
+            for _ in 0..count {
                 ctx.schedule_timer(Duration::from_millis(ms)).await;
             }
-            Ok(TIMERS_PER_INSTANCE)
+            Ok(count)
         },
     );
     let builder = add_orchestration(
