@@ -571,7 +571,7 @@ export class PostgresProvider implements Provider, ProviderAdmin {
     try {
       return await this.#ackWorkItemsClaimingTurns(acks, taken);
     } finally {
-      // Unless it was handed turns, the fetch looks again.
+      // Unless it was handed turns, the fetch looks again (a second hand does nothing).
       taken.hand([]);
     }
   }
@@ -602,7 +602,10 @@ export class PostgresProvider implements Provider, ProviderAdmin {
         ),
       ),
     ].slice(0, fetch.maxItems);
-    if (instances.length === 0) return this.#ackWorkItemsAlone(acks);
+    if (instances.length === 0) {
+      fetch.hand([]);
+      return this.#ackWorkItemsAlone(acks);
+    }
     let committing = false;
     let done: { outcomes: WorkItemAckOutcome[]; turns: FetchedOrchestrationItem[] };
     try {
@@ -619,6 +622,8 @@ export class PostgresProvider implements Provider, ProviderAdmin {
         return { outcomes, turns: this.#claims.claimedTurns(claimed) };
       });
     } catch (error) {
+      // The fetch looks for itself at once rather than wait for the acknowledgement alone.
+      fetch.hand([]);
       // A commit that failed may have committed: its outcome is unknown, as for a lone ack.
       if (committing) throw error;
       return this.#ackWorkItemsAlone(acks);
