@@ -6,7 +6,6 @@ import {
   requireMaxItems,
   requireWorkItemBatchLimits,
   walkInstanceTree,
-  workItemInstance,
   type ActivityClaim,
   type CustomStatus,
   type DeleteInstanceResult,
@@ -42,7 +41,6 @@ import { orchestrationScope } from './wakeups/fetch-scopes.js';
 import { ClaimLedger } from './claim-ledger.js';
 import { HistoryCache } from './history-cache.js';
 import { pollForWork } from './wakeups/long-poll.js';
-import { IdleTurnFetches, type TakenTurnFetch } from './wakeups/idle-turn-fetches.js';
 import { abandonOrchestrationItem } from './operations/abandon-orchestration-item.js';
 import { abandonWorkItem } from './operations/abandon-work-item.js';
 import { ackOrchestrationItem } from './operations/ack-orchestration-item.js';
@@ -64,7 +62,6 @@ import { fetchOrchestrationItem } from './operations/fetch-orchestration-item.js
 import { fetchWorkItem } from './operations/fetch-work-item.js';
 import { fetchWorkItems } from './operations/fetch-work-items.js';
 import { ackOrchestrationItems } from './operations/ack-orchestration-items.js';
-import { claimInstanceTurns } from './operations/claim-instance-turns.js';
 import { fetchOrchestrationItems } from './operations/fetch-orchestration-items.js';
 import { getCustomStatus } from './operations/get-custom-status.js';
 import { getInstanceStats } from './operations/get-instance-stats.js';
@@ -153,13 +150,6 @@ export class PostgresProvider implements Provider, ProviderAdmin {
   readonly #turnBatches: boolean;
   /** Whether a turn batch's commit can write its activities claimed (duro migration 10). */
   readonly #activityClaims: boolean;
-  /**
-   * Whether activity acknowledgements claim the turns they wake for a waiting batch fetch (the
-   * claim of one instance that duro migration 9 made; migration 10 comes after it).
-   */
-  readonly #handsTurnsOver: boolean;
-  /** This provider's batch fetches of turns that wait for work. */
-  readonly #idleTurnFetches = new IdleTurnFetches();
   /** Stops what the provider's connections need besides the pool (an access token's refresh). */
   #releaseTarget: () => void = () => undefined;
 
@@ -172,7 +162,6 @@ export class PostgresProvider implements Provider, ProviderAdmin {
         : null;
     this.#turnBatches = connection.turnBatches;
     this.#activityClaims = connection.activityClaims;
-    this.#handsTurnsOver = connection.turnBatches && connection.activityClaims;
     const channels = {
       orchestrator: wakeupChannel(connection.schema, 'orchestrator'),
       worker: wakeupChannel(connection.schema, 'worker'),
@@ -372,9 +361,6 @@ export class PostgresProvider implements Provider, ProviderAdmin {
         const claimed = this.#claims.claimedTurns(results);
         return claimed.length > 0 ? claimed : 'retry';
       },
-      this.#handsTurnsOver
-        ? this.#idleTurnFetches.handoffFor({ lockTimeoutMs, filter, maxItems })
-        : undefined,
     );
     return fetched ?? [];
   }
@@ -561,86 +547,15 @@ export class PostgresProvider implements Provider, ProviderAdmin {
 
   /**
    * {@link @duro/core!Provider#ackWorkItems | Provider.ackWorkItems} as the contract describes it.
-   * One statement acknowledges the whole batch. While a batch fetch of turns of this provider
-   * waits for work (on a schema with duro migration 10), the same transaction also claims the
-   * turns of the instances the completions go to, and that fetch returns them.
+   * One statement acknowledges the whole batch.
    */
   async ackWorkItems(acks: readonly WorkItemAck[]): Promise<WorkItemAckOutcome[]> {
-    const taken = this.#handsTurnsOver ? this.#idleTurnFetches.take() : null;
-    if (taken === null) return this.#ackWorkItemsAlone(acks);
-    try {
-      return await this.#ackWorkItemsClaimingTurns(acks, taken);
-    } finally {
-      // Unless it was handed turns, the fetch looks again (a second hand does nothing).
-      taken.hand([]);
-    }
-  }
-
-  async #ackWorkItemsAlone(acks: readonly WorkItemAck[]): Promise<WorkItemAckOutcome[]> {
     const outcomes = await ackWorkItems(this.#db, acks, (token) => this.#claims.instanceOf(token));
-    this.#acknowledgedWorkItems(acks, outcomes);
-    return outcomes;
-  }
-
-  /**
-   * Acknowledges `acks` and, in the same transaction, claims the turns of the instances their
-   * completions go to, for `fetch` (a batch fetch of this provider that was waiting), which gets
-   * them once the transaction has committed: one commit where the acknowledgement and the woken
-   * fetch's claim took one each, and no wait for the notification. Both commit durably (a claim
-   * here is as durable as the acknowledgement); nothing but the two statements runs in the
-   * transaction. When it fails before its commit, nothing was committed and the acknowledgement
-   * goes alone.
-   */
-  async #ackWorkItemsClaimingTurns(
-    acks: readonly WorkItemAck[],
-    fetch: TakenTurnFetch,
-  ): Promise<WorkItemAckOutcome[]> {
-    const instances = [
-      ...new Set(
-        acks.flatMap(({ completion }) =>
-          completion === null ? [] : [workItemInstance(completion)],
-        ),
-      ),
-    ].slice(0, fetch.maxItems);
-    if (instances.length === 0) {
-      fetch.hand([]);
-      return this.#ackWorkItemsAlone(acks);
-    }
-    let committing = false;
-    let done: { outcomes: WorkItemAckOutcome[]; turns: FetchedOrchestrationItem[] };
-    try {
-      done = await this.#db.transaction('ack_work_items', async (tx) => {
-        const outcomes = await ackWorkItems(tx, acks, (token) => this.#claims.instanceOf(token));
-        const claimed = await claimInstanceTurns(
-          tx,
-          instances,
-          fetch.lockTimeoutMs,
-          fetch.filter,
-          this.#histories,
-        );
-        committing = true;
-        return { outcomes, turns: this.#claims.claimedTurns(claimed) };
-      });
-    } catch (error) {
-      // The fetch looks for itself at once rather than wait for the acknowledgement alone.
-      fetch.hand([]);
-      // A commit that failed may have committed: its outcome is unknown, as for a lone ack.
-      if (committing) throw error;
-      return this.#ackWorkItemsAlone(acks);
-    }
-    this.#acknowledgedWorkItems(acks, done.outcomes);
-    fetch.hand(done.turns);
-    return done.outcomes;
-  }
-
-  #acknowledgedWorkItems(
-    acks: readonly WorkItemAck[],
-    outcomes: readonly WorkItemAckOutcome[],
-  ): void {
     acks.forEach(({ lockToken }, index) => {
       if (outcomes[index]?.ok === true) this.#claims.releasedActivity(lockToken);
     });
     this.#queueVacuum.noteChurn();
+    return outcomes;
   }
 
   async renewWorkItemLock(lockToken: string, extendForMs: number): Promise<void> {

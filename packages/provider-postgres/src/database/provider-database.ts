@@ -28,22 +28,13 @@ export interface CallOptions {
   readonly known?: readonly KnownFailure[];
 }
 
-/** A connection as the database uses it: a pooled `pg` client, or the one a transaction holds. */
-export interface Connection {
-  query(config: pg.QueryConfig): Promise<pg.QueryResult>;
-  release(discard?: boolean): void;
-}
-
-/** Statements in a transaction are not retried: a conflict aborts the whole transaction. */
-const NO_RETRIES: ConflictRetryPolicy = { maxRetries: 0, baseDelayMs: 0 };
-
 /**
- * Where the database takes its connections: the pool, a view of it that reports a failed login
- * its own way (see `connect.ts`), or the one connection a transaction holds.
+ * Where the database takes its connections: the pool, or a view of it that reports a failed
+ * login its own way (see `connect.ts`).
  * @internal
  */
 export interface ConnectionSource {
-  connect(): Promise<Connection>;
+  connect(): Promise<pg.PoolClient>;
   end(): Promise<void>;
 }
 
@@ -58,8 +49,8 @@ function mustDiscardConnection(error: unknown): boolean {
 
 /**
  * The provider's way to the database: one pool, one schema and the caller's clock. Every call is
- * one statement in its own transaction, unless it runs in a {@link transaction}; conflicts are
- * retried here (see `conflict-retry.ts`), and every failure leaves as a {@link ProviderError}.
+ * one statement in its own transaction; conflicts are retried here (see `conflict-retry.ts`),
+ * and every failure leaves as a {@link ProviderError}.
  * @internal
  */
 export class ProviderDatabase {
@@ -118,53 +109,6 @@ export class ProviderDatabase {
       } finally {
         this.#running.delete(running);
       }
-    }
-  }
-
-  /**
-   * Runs `work` in one transaction on one connection of the pool: its statements go through the
-   * database it is given, which retries nothing (a conflict fails the transaction like any other
-   * failure), and commit together when it returns. `work` only sends statements: nothing else
-   * runs while the transaction is open.
-   * @throws {ProviderError} whatever `work` failed with, after the rollback (nothing was then
-   * committed); retryable when the commit was lost with the connection (its outcome is then
-   * unknown).
-   */
-  async transaction<T>(operation: string, work: (tx: ProviderDatabase) => Promise<T>): Promise<T> {
-    if (this.#closed) throw ProviderError.permanent(operation, 'the provider is closed');
-    const running = this.#transaction(operation, work);
-    this.#running.add(running);
-    try {
-      return await running;
-    } finally {
-      this.#running.delete(running);
-    }
-  }
-
-  async #transaction<T>(operation: string, work: (tx: ProviderDatabase) => Promise<T>): Promise<T> {
-    const client = await this.#pool.connect().catch((error: unknown) => {
-      throw toProviderError(operation, error);
-    });
-    const held: ConnectionSource = {
-      connect: () =>
-        Promise.resolve({ query: (config) => client.query(config), release: () => undefined }),
-      end: () => Promise.resolve(),
-    };
-    const tx = new ProviderDatabase(held, this.schema, this.nowMs, this.claimCommit, NO_RETRIES);
-    let discard = false;
-    let committing = false;
-    try {
-      await client.query({ text: 'BEGIN' });
-      const result = await work(tx);
-      committing = true;
-      await client.query({ text: 'COMMIT' });
-      return result;
-    } catch (error) {
-      discard = committing || mustDiscardConnection(error);
-      if (!committing) await client.query({ text: 'ROLLBACK' }).catch(() => (discard = true));
-      throw ProviderError.isInstance(error) ? error : toProviderError(operation, error);
-    } finally {
-      client.release(discard);
     }
   }
 

@@ -32,32 +32,15 @@ export async function fetchOrchestrationItems(
   cache: HistoryCache | null,
   maxItems: number,
 ): Promise<Exclude<OrchestrationFetch, { kind: 'none' }>[]> {
-  return claimTurnsAfterHeld(db, FETCH_ORCHESTRATION_ITEMS, maxItems, lockTimeoutMs, filter, cache);
-}
-
-/**
- * Runs a claim `statement` whose arguments are those of a claim after the histories `cache`
- * holds, then `which` (what to claim: how many, or which instances), and reads the turns it
- * claimed, in its order. Shared by the statements that claim turns in a batch.
- * @internal
- */
-export async function claimTurnsAfterHeld(
-  db: ProviderDatabase,
-  statement: Statement,
-  which: number | readonly string[],
-  lockTimeoutMs: number,
-  filter: DispatcherCapabilityFilter | null,
-  cache: HistoryCache | null,
-): Promise<Exclude<OrchestrationFetch, { kind: 'none' }>[]> {
   const range = claimVersionRange(filter);
   if (range === null) return [];
   const held = cache?.held() ?? { instanceIds: [], executionIds: [], lastEventIds: [] };
-  const rows = await db.query(statement, (nowMs) => [
+  const rows = await db.query(FETCH_ORCHESTRATION_ITEMS, (nowMs) => [
     ...claimAfterHeldArguments(nowMs, lockTimeoutMs, range, held),
-    which,
+    maxItems,
   ]);
   const claimed = [];
-  for (const row of readRows(statement.operation, rows)) {
+  for (const row of readRows(FETCH_ORCHESTRATION_ITEMS.operation, rows)) {
     claimed.push(await readClaimedTurn(db, row, cache));
   }
   return claimed;
