@@ -72,9 +72,8 @@ function describe(wait: JudgedWait): string {
  * unrecorded (or is recorded only after the freeze); a redelivery of work never seen claimed is
  * taken to have waited for such a lease (a lock timeout after the latest such loss), and a
  * session activity for such a session lock (a session lock timeout after a loss of another
- * worker). A turn waits out a worker of another schema frozen while it held a turn of the same
- * instance id (duroxide-pg keys an instance's advisory lock by its id alone, in every schema). A
- * turn or a session-free activity can go to any worker of its schema; a session activity only to the worker that claimed it (fetches routing sessions). Fetch waits of a
+ * worker). A turn or a session-free activity can go to any worker of its schema; a session
+ * activity only to the worker that claimed it (fetches routing sessions). Fetch waits of a
  * frozen worker, while the database was down, and a worker's first fetch after it started, lost
  * its connections or saw the server come back (it connects) do not count as idle.
  */

@@ -99,14 +99,6 @@ export function runnableWork(
         why = `a session lock that a fetch which never returned may have taken ran out (${loss.what})`;
       }
     }
-    if (claim.queue === 'orchestrator') {
-      const freeze = frozenHolderElsewhere(claim, runnableSinceMs, holds, schemaOf, freezes);
-      if (freeze !== undefined && freeze.toMs > runnableSinceMs) {
-        runnableSinceMs = Math.min(freeze.toMs, claim.claimedAtMs);
-        silent = true;
-        why = `${freeze.worker} froze holding the same instance id in another schema`;
-      }
-    }
     if (takeover) {
       const freeAtMs = sessionFreeAtMs(previousSession, lives, freezes, bounds);
       if (freeAtMs > runnableSinceMs) {
@@ -124,41 +116,6 @@ export function runnableWork(
     });
   }
   return found;
-}
-
-/**
- * The latest freeze, before `claim` was sent, of a worker of another schema that then held a turn
- * of an instance with the same id. duroxide-pg keys an instance's advisory lock by its id alone,
- * so a worker frozen inside a transaction on that id keeps every schema's claim of the id from
- * taking it until it thaws, and its release notifies its own schema only.
- */
-function frozenHolderElsewhere(
-  claim: ClaimRecord,
-  sinceMs: number,
-  holds: ReadonlyMap<string, ClaimHold>,
-  schemaOf: ReadonlyMap<string, string>,
-  freezes: readonly FreezeWindow[],
-): FreezeWindow | undefined {
-  const holders = [...holds.values()].filter(
-    (hold) =>
-      hold.claim.queue === 'orchestrator' &&
-      hold.claim.instance === claim.instance &&
-      hold.claim.schema !== claim.schema,
-  );
-  return freezes
-    .filter(
-      (freeze) =>
-        schemaOf.get(freeze.worker) !== claim.schema &&
-        freeze.toMs > sinceMs &&
-        freeze.fromMs < claim.claimedAtMs &&
-        holders.some(
-          (hold) =>
-            hold.claim.worker === freeze.worker &&
-            hold.claim.claimedAtMs <= freeze.fromMs &&
-            hold.freeAtMs >= freeze.fromMs,
-        ),
-    )
-    .sort((a, b) => b.toMs - a.toMs)[0];
 }
 
 /** Something that can keep a committed claim from reaching its worker. */
