@@ -36,10 +36,12 @@ for (const folder of await sourceFolders()) {
     cyclesFound = true;
     console.error(`import cycle in ${name}: ${cycle.join(' <-> ')}`);
   }
-  const layers = WORKSPACE_LAYERS[name];
-  for (const violation of layers === undefined ? [] : layerViolations(graph, layers)) {
-    layersBroken = true;
-    console.error(`import against the layers of ${name}: ${violation}`);
+  for (const [layered, layers] of Object.entries(WORKSPACE_LAYERS)) {
+    if (layered !== name && !layered.startsWith(`${name}/`)) continue;
+    for (const violation of layerViolations(graph, layers, layered.slice(name.length + 1))) {
+      layersBroken = true;
+      console.error(`import against the layers of ${layered}: ${violation}`);
+    }
   }
 }
 if (cyclesFound) {

@@ -1,13 +1,16 @@
 import type { ImportGraph } from './import-graph.js';
 
 /**
- * Which top-level folders of a package's `src` each folder may import, besides itself; `(root)`
- * stands for the files at the root of `src`. Those files may import anything; a folder not
- * listed is not checked.
+ * Which folders of one folder (a package's `src`, or a folder inside it) each of its folders may
+ * import, besides itself; `(root)` stands for the files directly in that folder. Those files may
+ * import anything; a folder not listed is not checked.
  */
 export type FolderLayers = Readonly<Record<string, readonly string[]>>;
 
-/** The layers of each workspace package that has them, keyed by its path from the repo root. */
+/**
+ * The layers of each folder that has them, keyed by its path from the repo root: a package's
+ * `src`, or a folder inside it whose own folders are layered too.
+ */
 export const WORKSPACE_LAYERS: Readonly<Record<string, FolderLayers>> = {
   'packages/core/src': {
     model: [],
@@ -16,6 +19,11 @@ export const WORKSPACE_LAYERS: Readonly<Record<string, FolderLayers>> = {
     memory: ['model', 'provider'],
     runtime: ['model', 'provider', 'client'],
     validation: ['model', 'provider', 'client', 'runtime', 'memory'],
+  },
+  'packages/core/src/runtime': {
+    replay: ['(root)'],
+    turn: ['replay', '(root)'],
+    dispatch: ['replay', 'turn', '(root)'],
   },
   'packages/provider-postgres/src': {
     migrations: [],
@@ -35,20 +43,32 @@ export const WORKSPACE_LAYERS: Readonly<Record<string, FolderLayers>> = {
   },
 };
 
-function topFolder(module: string): string | null {
-  const slash = module.indexOf('/');
-  return slash === -1 ? null : module.slice(0, slash);
+/** The first folder of `module`'s path below `within` (a folder path, `''` for `src`). */
+function topFolder(module: string, within: string): string | null {
+  const rest = within === '' ? module : module.slice(within.length + 1);
+  const slash = rest.indexOf('/');
+  return slash === -1 ? null : rest.slice(0, slash);
 }
 
-/** Each import in `graph` that crosses from one folder into another it may not import. */
-export function layerViolations(graph: ImportGraph, layers: FolderLayers): string[] {
+function isInside(module: string, within: string): boolean {
+  return within === '' || module.startsWith(`${within}/`);
+}
+
+/**
+ * Each import in `graph` that crosses from one folder of `within` (a folder path below `src`;
+ * `''`, the default, for `src` itself) into another it may not import. Imports from or to
+ * modules outside `within` are left to the layers of the folders around it.
+ */
+export function layerViolations(graph: ImportGraph, layers: FolderLayers, within = ''): string[] {
   const violations: string[] = [];
   for (const [module, targets] of graph) {
-    const from = topFolder(module);
+    if (!isInside(module, within)) continue;
+    const from = topFolder(module, within);
     const allowed = from === null ? undefined : layers[from];
     if (from === null || allowed === undefined) continue;
     for (const target of targets) {
-      const to = topFolder(target) ?? '(root)';
+      if (!isInside(target, within)) continue;
+      const to = topFolder(target, within) ?? '(root)';
       if (to !== from && !allowed.includes(to)) violations.push(`${module} -> ${target}`);
     }
   }

@@ -62,4 +62,22 @@ describe('folder layers', () => {
       'client/client.ts -> runtime/runtime.ts',
     ]);
   });
+
+  it('hold inside a folder whose own folders are layered, leaving imports across it to the outer layers', async () => {
+    const folder = await tree({
+      'model/value.ts': 'export const value = 1;\n',
+      'runtime/options.ts':
+        "import { value } from '../model/value.js';\nexport const options = value;\n",
+      'runtime/replay/engine.ts':
+        "import { options } from '../options.js';\nimport { turn } from '../turn/turn.js';\nexport const engine = options + turn;\n",
+      'runtime/turn/turn.ts':
+        "import { value } from '../../model/value.js';\nexport const turn = value;\n",
+      'runtime/dispatch/dispatcher.ts':
+        "import { engine } from '../replay/engine.js';\nimport { turn } from '../turn/turn.js';\nexport const dispatcher = engine + turn;\n",
+    });
+    const layers = { replay: ['(root)'], turn: ['replay', '(root)'], dispatch: ['replay', 'turn'] };
+    expect(layerViolations(await readImportGraph(folder), layers, 'runtime')).toEqual([
+      'runtime/replay/engine.ts -> runtime/turn/turn.ts',
+    ]);
+  });
 });
