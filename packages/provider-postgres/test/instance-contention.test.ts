@@ -32,7 +32,7 @@ describe('claiming instances under contention', () => {
     expect(afterRelease?.item.instance).toBe('held');
   });
 
-  it("a claim skips an instance whose lock duroxide-pg's one-key form holds", async () => {
+  it("a claim skips an instance whose lock duroxide-pg's one-key form holds past 100 ms", async () => {
     // Where duroxide-pg's runner applied the duroxide track, its ack holds only this form while
     // it commits; a lease that lapsed meanwhile must not hand the instance to a claim.
     const provider = await database.newProvider({}, 'one_key');
@@ -53,6 +53,29 @@ describe('claiming instances under contention', () => {
       await acking.end();
     }
     expect((await provider.fetchOrchestrationItem(30_000, 0, null))?.item.instance).toBe('acking');
+  });
+
+  it('a claim waits out a one-key hold that ends within 100 ms, such as an ack of the same id in another schema', async () => {
+    // The one-key form is the instance id alone, so an ack in any schema of the database holds
+    // it; that ack notifies only its own schema, so a claim that skipped here would leave the
+    // work waiting for the next notification or poll.
+    const provider = await database.newProvider({}, 'one_key_brief');
+    await provider.enqueueForOrchestrator(startOrchestration('same-id'), null);
+
+    const otherSchemaAck = new pg.Client({ connectionString: database.url });
+    await otherSchemaAck.connect();
+    try {
+      await otherSchemaAck.query('BEGIN');
+      await otherSchemaAck.query('SELECT pg_advisory_xact_lock(hashtext($1))', ['same-id']);
+      const commitSoon = new Promise((resolve) => setTimeout(resolve, 30)).then(() =>
+        otherSchemaAck.query('COMMIT'),
+      );
+      const fetched = await provider.fetchOrchestrationItems(30_000, 0, null, 8);
+      await commitSoon;
+      expect(fetched.map((item) => item.item.instance)).toEqual(['same-id']);
+    } finally {
+      await otherSchemaAck.end();
+    }
   });
 
   it('ten instances and ten concurrent fetchers fetch each instance exactly once', async () => {

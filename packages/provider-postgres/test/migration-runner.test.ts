@@ -175,6 +175,8 @@ describe('migration runner', () => {
       'applied duro 10',
       'applying duro 11',
       'applied duro 11',
+      'applying duro 12',
+      'applied duro 12',
     ]);
   });
 });

@@ -52,6 +52,7 @@ describe('rendered migration SQL', () => {
       { version: '9', name: '0009_claim_takes_undelayed_messages.sql' },
       { version: '10', name: '0010_turn_commit_claims_its_activities.sql' },
       { version: '11', name: '0011_instance_listing_indexes.sql' },
+      { version: '12', name: '0012_claim_waits_for_one_key_lock_holders.sql' },
     ]);
   });
 
@@ -75,6 +76,7 @@ describe('rendered migration SQL', () => {
       { track: 'duro', version: 9, name: '0009_claim_takes_undelayed_messages.sql' },
       { track: 'duro', version: 10, name: '0010_turn_commit_claims_its_activities.sql' },
       { track: 'duro', version: 11, name: '0011_instance_listing_indexes.sql' },
+      { track: 'duro', version: 12, name: '0012_claim_waits_for_one_key_lock_holders.sql' },
     ]);
   });
 
