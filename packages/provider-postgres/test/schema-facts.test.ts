@@ -66,6 +66,7 @@ describe('schema facts', () => {
       'duro_ack_orchestration_items_claiming',
       'duro_ack_orchestration_turns_together',
       'duro_claim_orchestration_instance',
+      'duro_claim_orchestration_instance_without_wait',
       'duro_fetch_orchestration_item',
       'duro_fetch_orchestration_items',
       'duro_notify_instance_release',
