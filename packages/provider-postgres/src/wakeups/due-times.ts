@@ -48,13 +48,20 @@ export class QueueDueTimesCache {
     this.#reading = null;
   }
 
-  /** Notes that a message becomes visible at `dueMs` (epoch ms). */
+  /**
+   * Notes that a message becomes visible at `dueMs` (epoch ms). A time that has already passed
+   * is kept too: a fetch that looked before it (the message's own notification can wake one
+   * early) learns from {@link cameDueSince} that it has to look again.
+   */
   note(dueMs: number): void {
     const nowMs = this.#source.nowMs();
-    if (dueMs <= nowMs) return;
-    const noted = this.#noted.filter((t) => t > nowMs - NOTED_DUE_TIME_RETENTION_MS);
+    const keptSinceMs = nowMs - NOTED_DUE_TIME_RETENTION_MS;
+    if (dueMs <= keptSinceMs) return;
+    const noted = this.#noted.filter((t) => t > keptSinceMs);
     if (!noted.includes(dueMs)) noted.push(dueMs);
     noted.sort((a, b) => a - b);
+    // Over the bound, the oldest passed times go first, then the latest future ones.
+    while (noted.length > MAX_NOTED_DUE_TIMES && (noted[0] ?? Infinity) <= nowMs) noted.shift();
     this.#noted = noted.slice(0, MAX_NOTED_DUE_TIMES);
   }
 
