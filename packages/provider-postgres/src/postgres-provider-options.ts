@@ -56,9 +56,10 @@ export interface PostgresProviderOptions {
   /**
    * How often a queue with idle fetches is looked at even though no notification came and no
    * delayed message this provider knows of is due, ms: the safety net for work that sends no
-   * notification (an expired lock, a delayed message another process scheduled). One fetch per
-   * queue (and filter) polls, however many fetches wait, and the queue's due times are read
-   * again. While the listening connection is down, the queue is polled at least every 100 ms.
+   * notification (an expired lock; before duro migration 13, a delayed message another process
+   * scheduled). One fetch per queue (and filter) polls, however many fetches wait, and the
+   * queue's due times are read again. While the listening connection is down, the queue is
+   * polled at least every 100 ms.
    * @default 5_000
    */
   readonly idlePollIntervalMs?: number;

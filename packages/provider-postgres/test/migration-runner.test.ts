@@ -177,6 +177,8 @@ describe('migration runner', () => {
       'applied duro 11',
       'applying duro 12',
       'applied duro 12',
+      'applying duro 13',
+      'applied duro 13',
     ]);
   });
 });

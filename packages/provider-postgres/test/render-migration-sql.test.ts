@@ -53,6 +53,7 @@ describe('rendered migration SQL', () => {
       { version: '10', name: '0010_turn_commit_claims_its_activities.sql' },
       { version: '11', name: '0011_instance_listing_indexes.sql' },
       { version: '12', name: '0012_claim_waits_for_one_key_lock_holders.sql' },
+      { version: '13', name: '0013_notifications_say_when_delayed_messages_come_due.sql' },
     ]);
   });
 
@@ -77,6 +78,11 @@ describe('rendered migration SQL', () => {
       { track: 'duro', version: 10, name: '0010_turn_commit_claims_its_activities.sql' },
       { track: 'duro', version: 11, name: '0011_instance_listing_indexes.sql' },
       { track: 'duro', version: 12, name: '0012_claim_waits_for_one_key_lock_holders.sql' },
+      {
+        track: 'duro',
+        version: 13,
+        name: '0013_notifications_say_when_delayed_messages_come_due.sql',
+      },
     ]);
   });
 

@@ -51,10 +51,16 @@ describe('wake-up notifications', () => {
     expect(await receivedUntilMarker(channel)).toEqual([`${channel}:`, `${channel}:marker`]);
   });
 
-  it('a message due later sends nothing when it is inserted', async () => {
+  it('a message due later announces when it comes due, and wakes nobody now', async () => {
     const channel = wakeupChannel(schema, 'orchestrator');
-    await enqueueStart(scratch.pool, schema, 'n-later', Date.now() + 60_000);
-    expect(await receivedUntilMarker(channel)).toEqual([`${channel}:marker`]);
+    const dueMs = Date.now() + 60_000;
+    await enqueueStart(scratch.pool, schema, 'n-later', dueMs);
+    const [announced, ...rest] = await receivedUntilMarker(channel);
+    expect(rest).toEqual([`${channel}:marker`]);
+    const announcedMs = Number(announced?.slice(`${channel}:`.length));
+    // Rounded up to the millisecond, so a listener never wakes a fetch before the message is due.
+    expect(announcedMs).toBeGreaterThanOrEqual(dueMs);
+    expect(announcedMs).toBeLessThanOrEqual(dueMs + 1);
   });
 
   it('an abandon without delay and an ack that leaves waiting messages notify', async () => {

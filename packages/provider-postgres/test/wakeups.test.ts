@@ -62,6 +62,23 @@ describe('waking idle fetches', () => {
     expect((await fetch)?.item.instance).toBe('scheduled-here');
   });
 
+  it('a delayed message another provider writes while a fetch waits is taken when it comes due', async () => {
+    const waiting = await database.newProvider(NEVER_POLL, 'announced');
+    const other = await database.attach(waiting);
+    // Due within the second (its plain notification wakes the fetch too early) and later.
+    for (const [instance, delayMs] of [
+      ['due-soon', 300],
+      ['due-later', 1_500],
+    ] as const) {
+      const fetch = waiting.fetchOrchestrationItem(30_000, LONG_POLL_MS, null);
+      await listening(waiting.schema);
+      // Let the fetch look and read the queue's due times (none) before the message exists.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await other.enqueueForOrchestrator(startOrchestration(instance), delayMs);
+      expect((await fetch)?.item.instance).toBe(instance);
+    }
+  });
+
   it('an idle long poll still gets work while its listening connection is down, and after', async () => {
     const waiting = await database.newProvider(NEVER_POLL, 'relisten');
     const other = await database.attach(waiting);

@@ -6,12 +6,20 @@ const RECONNECT_INITIAL_DELAY_MS = 100;
 const RECONNECT_MAX_DELAY_MS = 5_000;
 
 /**
- * What the listener reports: a notification on a queue's channel, or `all` when notifications
- * may have been missed (the connection was just made, or was lost) and every waiter should look
- * again.
+ * What the listener reports: a notification on a queue's channel (work may be fetchable now),
+ * one that says when a delayed message written to the queue comes due (duro migration 13), or
+ * `all` when notifications may have been missed (the connection was just made, or was lost) and
+ * every waiter should look again.
  * @internal
  */
-export type WakeupSignal = WakeupQueue | 'all';
+export type WakeupSignal =
+  WakeupQueue | { readonly queue: WakeupQueue; readonly dueMs: number } | 'all';
+
+/** The due time a notification's payload carries, epoch ms, or `null` for a plain wake-up. */
+function dueTimeOf(payload: string | undefined): number | null {
+  if (payload === undefined || !/^\d+$/.test(payload)) return null;
+  return Number(payload);
+}
 
 /**
  * One dedicated connection that LISTENs on a schema's wake-up channels and reconnects, with
@@ -70,7 +78,9 @@ export class WakeupListener {
     this.#client = client;
     client.on('notification', (message) => {
       const queue = this.#channels.get(message.channel);
-      if (queue !== undefined) this.#signal(queue);
+      if (queue === undefined) return;
+      const dueMs = dueTimeOf(message.payload);
+      this.#signal(dueMs === null ? queue : { queue, dueMs });
     });
     client.on('error', () => this.#lost(client));
     client.on('end', () => this.#lost(client));

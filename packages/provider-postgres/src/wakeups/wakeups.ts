@@ -50,8 +50,9 @@ interface QueueState {
  *   and a fetch that claims something wakes the next one ({@link claimed}), so a burst spreads
  *   across the fetches one claim at a time and an empty notification costs one fetch;
  * - the earliest delayed message of the queue coming due wakes one fetch per scope; the due
- *   times come from one read per queue, shared and kept until the next one passes, and from
- *   this provider's own delayed writes ({@link noteDue});
+ *   times come from one read per queue, shared and kept until the next one passes, from this
+ *   provider's own delayed writes ({@link noteDue}), and from the notifications that announce
+ *   delayed messages any process writes (duro migration 13);
  * - one safety-net poll per queue (every `idlePollIntervalMs`, or 100 ms while the listening
  *   connection is down) wakes one fetch per scope and refreshes the due times, for work that
  *   came without a notification (expired locks, delayed messages other processes wrote).
@@ -203,6 +204,10 @@ export class Wakeups {
   }
 
   #onSignal(signal: WakeupSignal): void {
+    if (typeof signal === 'object') {
+      this.noteDue(signal.queue, signal.dueMs);
+      return;
+    }
     if (signal !== 'all') {
       this.#queues[signal].waiters.wakeOnePerScope(++this.#wakeupCount);
       return;
