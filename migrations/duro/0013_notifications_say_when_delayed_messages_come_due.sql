@@ -18,20 +18,28 @@
 CREATE OR REPLACE FUNCTION {{schema}}.duro_notify_queue_insert()
 RETURNS TRIGGER AS $fn$
 DECLARE
-    v_channel TEXT := {{schema}}.duro_wakeup_channel(TG_TABLE_SCHEMA,
-        CASE TG_TABLE_NAME WHEN 'orchestrator_queue' THEN 'orchestrator' ELSE 'worker' END);
+    v_fetchable_now BOOLEAN;
     v_first_due_ms BIGINT;
 BEGIN
-    IF EXISTS (SELECT 1 FROM inserted_rows r
-               WHERE r.lock_token IS NULL AND r.visible_at <= now() + INTERVAL '1 second') THEN
-        PERFORM pg_notify(v_channel, '');
-    END IF;
-    -- Rounded up: a listener that wakes a fetch a moment early would find nothing.
-    SELECT ceil(extract(EPOCH FROM min(r.visible_at)) * 1000)::BIGINT INTO v_first_due_ms
+    -- One pass over the inserted rows; the first due time is rounded up, since a listener that
+    -- woke a fetch a moment early would find nothing.
+    SELECT bool_or(r.visible_at <= now() + INTERVAL '1 second'),
+           ceil(extract(EPOCH FROM min(r.visible_at) FILTER (WHERE r.visible_at > now())) * 1000)
+    INTO v_fetchable_now, v_first_due_ms
     FROM inserted_rows r
-    WHERE r.lock_token IS NULL AND r.visible_at > now();
-    IF v_first_due_ms IS NOT NULL THEN
-        PERFORM pg_notify(v_channel, v_first_due_ms::TEXT);
+    WHERE r.lock_token IS NULL;
+    IF v_fetchable_now OR v_first_due_ms IS NOT NULL THEN
+        DECLARE
+            v_channel TEXT := {{schema}}.duro_wakeup_channel(TG_TABLE_SCHEMA,
+                CASE TG_TABLE_NAME WHEN 'orchestrator_queue' THEN 'orchestrator' ELSE 'worker' END);
+        BEGIN
+            IF v_fetchable_now THEN
+                PERFORM pg_notify(v_channel, '');
+            END IF;
+            IF v_first_due_ms IS NOT NULL THEN
+                PERFORM pg_notify(v_channel, v_first_due_ms::TEXT);
+            END IF;
+        END;
     END IF;
     RETURN NULL;
 END;
