@@ -103,6 +103,12 @@ export interface AppendWithExecutionArgs {
 }
 
 /**
+ * `release` or `debug`: how this addon was compiled. A debug build runs the Rust runtime several
+ * times slower, so benchmarks refuse it (see `tools/bench`).
+ */
+export declare function buildProfile(): string
+
+/**
  * A client for `workload` on `schema` over duroxide-pg, with a pool of `poolMaxConnections`.
  *
  * @throws when the workload is unknown or the database cannot be reached.

@@ -773,11 +773,12 @@ if (
   }
 }
 
-const { RustBenchClient, RustBenchWorker, RustSwarmWorker, RustWorker, connectRustBenchClient, duroxideVersion, listProviderValidations, migrateWithDuroxidePg, PollingRequirement, roundTripErrorDetails, roundTripEvent, roundTripWorkItem, runProviderValidation, runRustScenariosOnPostgres, runRustScenariosOnProvider, startRustBenchWorker, startRustSwarmWorker, startRustWorkerOnPostgres, startRustWorkerOnSqlite } = nativeBinding
+const { RustBenchClient, RustBenchWorker, RustSwarmWorker, RustWorker, buildProfile, connectRustBenchClient, duroxideVersion, listProviderValidations, migrateWithDuroxidePg, PollingRequirement, roundTripErrorDetails, roundTripEvent, roundTripWorkItem, runProviderValidation, runRustScenariosOnPostgres, runRustScenariosOnProvider, startRustBenchWorker, startRustSwarmWorker, startRustWorkerOnPostgres, startRustWorkerOnSqlite } = nativeBinding
 export { RustBenchClient }
 export { RustBenchWorker }
 export { RustSwarmWorker }
 export { RustWorker }
+export { buildProfile }
 export { connectRustBenchClient }
 export { duroxideVersion }
 export { listProviderValidations }

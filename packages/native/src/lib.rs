@@ -16,3 +16,11 @@ use napi_derive::napi;
 pub fn duroxide_version() -> String {
     duroxide::current_build_version().to_string()
 }
+
+/// `release` or `debug`: how this addon was compiled. A debug build runs the Rust runtime several
+/// times slower, so benchmarks refuse it (see `tools/bench`).
+#[napi]
+pub fn build_profile() -> String {
+    let profile = if cfg!(debug_assertions) { "debug" } else { "release" };
+    profile.to_string()
+}

@@ -18,6 +18,7 @@
  * @packageDocumentation
  */
 export {
+  buildProfile,
   duroxideVersion,
   listProviderValidations,
   connectRustBenchClient,

@@ -21,6 +21,7 @@ import type { CellPlan } from './cell-plan.js';
 import { runCell } from './cell.js';
 import { BenchDatabase } from './database.js';
 import { measureIdleWorker, soak } from './idle-and-soak.js';
+import { DebugAddonError, readNativeAddon, requireReleaseAddon } from './native-addon.js';
 import {
   capsText,
   parseBenchArgs,
@@ -160,6 +161,8 @@ function currentCommit(): string {
 }
 
 async function main(options: BenchOptions): Promise<void> {
+  const nativeAddon = await readNativeAddon(options.runtimes);
+  requireReleaseAddon(nativeAddon, options.allowDebugAddon);
   const { url, server, route } = await openServer(options);
   try {
     const environment = await readBenchEnvironment(url);
@@ -185,6 +188,7 @@ async function main(options: BenchOptions): Promise<void> {
         commit: currentCommit(),
         server: route,
         environment,
+        nativeAddon,
         futureTimers: options.futureTimers,
         pgbench,
         cells,
@@ -213,4 +217,10 @@ try {
   process.exit(2);
 }
 if (options === 'help') console.log(USAGE);
-else await main(options);
+else {
+  await main(options).catch((error: unknown) => {
+    if (!(error instanceof DebugAddonError)) throw error;
+    console.error(`duro-bench: ${error.message}`);
+    process.exit(2);
+  });
+}

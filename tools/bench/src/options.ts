@@ -79,6 +79,8 @@ export interface BenchOptions {
   readonly stages: boolean;
   /** Node.js flags of every runtime process, such as `--cpu-prof`. */
   readonly runtimeNodeArgs: readonly string[];
+  /** Runs the Rust cells even in a debug build of `@duro/native` (see `native-addon.ts`). */
+  readonly allowDebugAddon: boolean;
   readonly jsonFile: string | null;
   readonly chartFile: string | null;
 }
@@ -117,6 +119,8 @@ export const USAGE = `usage: duro-bench [options]
                          provider calls that move it on (start, fetches, commits)
   --runtime-node-args=ARGS  Node.js flags of the runtime processes, space-separated, such
                          as --runtime-node-args="--cpu-prof --cpu-prof-dir=prof" (with "=")
+  --allow-debug-addon    run the Rust cells in a debug build of @duro/native (refused
+                         otherwise: it runs the Rust side several times slower)
   --json FILE            write every figure as JSON
   --chart FILE           write an SVG chart of orchestrations/s
   --help                 print this`;
@@ -213,6 +217,7 @@ export function parseBenchArgs(
         'soak-seconds': { type: 'string', default: '0' },
         stages: { type: 'boolean', default: false },
         'runtime-node-args': { type: 'string', default: '' },
+        'allow-debug-addon': { type: 'boolean', default: false },
         json: { type: 'string' },
         chart: { type: 'string' },
         help: { type: 'boolean', default: false },
@@ -275,6 +280,7 @@ export function parseBenchArgs(
     soakSeconds: integer('soak-seconds', values['soak-seconds'], 0),
     stages: values.stages,
     runtimeNodeArgs: values['runtime-node-args'].split(' ').filter((arg) => arg !== ''),
+    allowDebugAddon: values['allow-debug-addon'],
     jsonFile: values.json ?? null,
     chartFile: values.chart ?? null,
   };

@@ -1,5 +1,6 @@
 import type { BenchEnvironment } from '@duro/bench-provider';
 import type { CellResult } from './cell-result.js';
+import { nativeAddonLine, type NativeAddon } from './native-addon.js';
 import { capsText, type Caps } from './options.js';
 import { compareWithRust, settingLabel, type RoundsSummary } from './rounds.js';
 
@@ -20,6 +21,8 @@ export interface BenchReport {
   /** Where the server came from (DATABASE_URL, --database-url, embedded). */
   readonly server: string;
   readonly environment: BenchEnvironment;
+  /** The `@duro/native` build the Rust cells ran in; `null` when none ran. */
+  readonly nativeAddon: NativeAddon | null;
   readonly futureTimers: number;
   readonly pgbench: readonly PgbenchResult[];
   readonly cells: readonly CellResult[];
@@ -288,6 +291,7 @@ export function formatReport(report: BenchReport): string {
     ...Object.entries(env.settings).map(([name, value]) => `- ${name}: ${value}`),
     `- machine: ${env.cpuCount} cores (${env.cpuModel}), ${env.memoryGiB} GiB, ${env.platform}`,
     `- Node.js ${env.node}`,
+    ...[nativeAddonLine(report.nativeAddon)].filter((line) => line !== null),
     `- future timers queued in every schema: ${report.futureTimers}`,
     '',
   ];

@@ -11,6 +11,7 @@ import { labelledRates, queryLabel } from '../src/query-counter.js';
 import { renderChart } from '../src/chart.js';
 import type { CellResult } from '../src/cell-result.js';
 import { formatReport, type BenchReport } from '../src/report.js';
+import { DebugAddonError, requireReleaseAddon } from '../src/native-addon.js';
 import { median, summariseRounds } from '../src/rounds.js';
 import { summarise } from '../src/samples.js';
 import { sleepCeiling, workloadsNamed, type Workload } from '../src/workloads.js';
@@ -75,6 +76,20 @@ describe('parseBenchArgs', () => {
       rustPollMs: 10,
       rustPool: null,
     });
+  });
+
+  it('refuses a debug build of the Rust side unless --allow-debug-addon says so', () => {
+    const defaults = parseBenchArgs([], {});
+    const allowing = parseBenchArgs(['--allow-debug-addon'], {});
+    expect(defaults !== 'help' && defaults.allowDebugAddon).toBe(false);
+    expect(allowing !== 'help' && allowing.allowDebugAddon).toBe(true);
+    const debug = { profile: 'debug', duroxide: '0.1.32' } as const;
+    expect(() => requireReleaseAddon(debug, false)).toThrow(DebugAddonError);
+    expect(() => requireReleaseAddon(debug, false)).toThrow(/--allow-debug-addon/);
+    expect(() => requireReleaseAddon(debug, true)).not.toThrow();
+    expect(() => requireReleaseAddon({ ...debug, profile: 'release' }, false)).not.toThrow();
+    // A run without Rust cells does not load the addon.
+    expect(() => requireReleaseAddon(null, false)).not.toThrow();
   });
 
   it('takes the server from DATABASE_URL unless --database-url names one', () => {
@@ -189,6 +204,7 @@ const reportOf = (cells: CellResult[]): BenchReport => ({
     node: 'v20',
     platform: 'Linux',
   },
+  nativeAddon: { profile: 'release', duroxide: '0.1.32' },
   futureTimers: 0,
   pgbench: [{ clients: 1, tps: 1234.4 }],
   cells,
@@ -198,6 +214,18 @@ const reportOf = (cells: CellResult[]): BenchReport => ({
 });
 
 describe('formatReport', () => {
+  it('names the build of the Rust side, loudly when it is a debug build', () => {
+    const cells = alternatingRounds([[150, 15]]);
+    expect(formatReport(reportOf(cells))).toContain(
+      '- @duro/native: release build, duroxide 0.1.32',
+    );
+    const debug = formatReport({
+      ...reportOf(cells),
+      nativeAddon: { profile: 'debug', duroxide: '0.1.32' },
+    });
+    expect(debug).toContain('- @duro/native: DEBUG build (--allow-debug-addon)');
+  });
+
   it("prints a soak's memory and its throughput in the first and last interval", () => {
     const text = formatReport({
       ...reportOf(alternatingRounds([[150, 15]])),
