@@ -20,6 +20,7 @@ RETURNS TRIGGER AS $fn$
 DECLARE
     v_fetchable_now BOOLEAN;
     v_first_due_ms BIGINT;
+    v_channel TEXT;
 BEGIN
     -- One pass over the inserted rows; the first due time is rounded up, since a listener that
     -- woke a fetch a moment early would find nothing.
@@ -28,18 +29,16 @@ BEGIN
     INTO v_fetchable_now, v_first_due_ms
     FROM inserted_rows r
     WHERE r.lock_token IS NULL;
-    IF v_fetchable_now OR v_first_due_ms IS NOT NULL THEN
-        DECLARE
-            v_channel TEXT := {{schema}}.duro_wakeup_channel(TG_TABLE_SCHEMA,
-                CASE TG_TABLE_NAME WHEN 'orchestrator_queue' THEN 'orchestrator' ELSE 'worker' END);
-        BEGIN
-            IF v_fetchable_now THEN
-                PERFORM pg_notify(v_channel, '');
-            END IF;
-            IF v_first_due_ms IS NOT NULL THEN
-                PERFORM pg_notify(v_channel, v_first_due_ms::TEXT);
-            END IF;
-        END;
+    IF v_fetchable_now IS NOT TRUE AND v_first_due_ms IS NULL THEN
+        RETURN NULL;
+    END IF;
+    v_channel := {{schema}}.duro_wakeup_channel(TG_TABLE_SCHEMA,
+        CASE TG_TABLE_NAME WHEN 'orchestrator_queue' THEN 'orchestrator' ELSE 'worker' END);
+    IF v_fetchable_now THEN
+        PERFORM pg_notify(v_channel, '');
+    END IF;
+    IF v_first_due_ms IS NOT NULL THEN
+        PERFORM pg_notify(v_channel, v_first_due_ms::TEXT);
     END IF;
     RETURN NULL;
 END;

@@ -36,12 +36,12 @@ export function requireReleaseAddon(addon: NativeAddon | null, allowed: boolean)
   );
 }
 
-/** The report's line about the addon, or `null` when no cell ran Rust. */
-export function nativeAddonLine(addon: NativeAddon | null): string | null {
-  if (addon === null) return null;
+/** The report's line about the addon; none when no cell ran Rust. */
+export function nativeAddonLines(addon: NativeAddon | null): string[] {
+  if (addon === null) return [];
   const build =
     addon.profile === 'release'
       ? 'release build'
       : 'DEBUG build (--allow-debug-addon): the Rust figures are slower than a release build';
-  return `- @duro/native: ${build}, duroxide ${addon.duroxide}`;
+  return [`- @duro/native: ${build}, duroxide ${addon.duroxide}`];
 }

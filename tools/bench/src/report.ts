@@ -1,6 +1,6 @@
 import type { BenchEnvironment } from '@duro/bench-provider';
 import type { CellResult } from './cell-result.js';
-import { nativeAddonLine, type NativeAddon } from './native-addon.js';
+import { nativeAddonLines, type NativeAddon } from './native-addon.js';
 import { capsText, type Caps } from './options.js';
 import { compareWithRust, settingLabel, type RoundsSummary } from './rounds.js';
 
@@ -291,7 +291,7 @@ export function formatReport(report: BenchReport): string {
     ...Object.entries(env.settings).map(([name, value]) => `- ${name}: ${value}`),
     `- machine: ${env.cpuCount} cores (${env.cpuModel}), ${env.memoryGiB} GiB, ${env.platform}`,
     `- Node.js ${env.node}`,
-    ...[nativeAddonLine(report.nativeAddon)].filter((line) => line !== null),
+    ...nativeAddonLines(report.nativeAddon),
     `- future timers queued in every schema: ${report.futureTimers}`,
     '',
   ];
