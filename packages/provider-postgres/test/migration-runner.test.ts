@@ -179,6 +179,8 @@ describe('migration runner', () => {
       'applied duro 12',
       'applying duro 13',
       'applied duro 13',
+      'applying duro 14',
+      'applied duro 14',
     ]);
   });
 });

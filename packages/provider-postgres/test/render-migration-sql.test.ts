@@ -54,6 +54,7 @@ describe('rendered migration SQL', () => {
       { version: '11', name: '0011_instance_listing_indexes.sql' },
       { version: '12', name: '0012_claim_waits_for_one_key_lock_holders.sql' },
       { version: '13', name: '0013_notifications_say_when_delayed_messages_come_due.sql' },
+      { version: '14', name: '0014_claims_run_fewer_statements.sql' },
     ]);
   });
 
@@ -83,6 +84,7 @@ describe('rendered migration SQL', () => {
         version: 13,
         name: '0013_notifications_say_when_delayed_messages_come_due.sql',
       },
+      { track: 'duro', version: 14, name: '0014_claims_run_fewer_statements.sql' },
     ]);
   });
 
