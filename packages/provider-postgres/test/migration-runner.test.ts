@@ -181,6 +181,8 @@ describe('migration runner', () => {
       'applied duro 13',
       'applying duro 14',
       'applied duro 14',
+      'applying duro 15',
+      'applied duro 15',
     ]);
   });
 });

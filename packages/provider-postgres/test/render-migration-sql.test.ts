@@ -55,6 +55,7 @@ describe('rendered migration SQL', () => {
       { version: '12', name: '0012_claim_waits_for_one_key_lock_holders.sql' },
       { version: '13', name: '0013_notifications_say_when_delayed_messages_come_due.sql' },
       { version: '14', name: '0014_claims_run_fewer_statements.sql' },
+      { version: '15', name: '0015_messages_hold_their_instances_until_committed.sql' },
     ]);
   });
 
@@ -85,6 +86,11 @@ describe('rendered migration SQL', () => {
         name: '0013_notifications_say_when_delayed_messages_come_due.sql',
       },
       { track: 'duro', version: 14, name: '0014_claims_run_fewer_statements.sql' },
+      {
+        track: 'duro',
+        version: 15,
+        name: '0015_messages_hold_their_instances_until_committed.sql',
+      },
     ]);
   });
 

@@ -1,7 +1,8 @@
+import { encodeWorkItem, type WorkItem } from '@duro/core';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { useTestDatabase } from './support/test-database.js';
-import { externalRaised, startOrchestration } from './support/turns.js';
+import { externalRaised, startInstance, startOrchestration } from './support/turns.js';
 
 const database = useTestDatabase();
 
@@ -20,6 +21,36 @@ function activity(instance: string) {
     name: 'A',
     input: '{}',
   } as const;
+}
+
+/**
+ * Adds `messages` in one statement of a transaction left open on a connection of its own, as
+ * an activity's completion is while its commit is flushed; `commit` ends it.
+ */
+async function addingInOneStatement(
+  schema: string,
+  messages: readonly WorkItem[],
+): Promise<{ readonly backendPid: number; commit(): Promise<void> }> {
+  const adding = new pg.Client({ connectionString: database.url });
+  await adding.connect();
+  await adding.query('BEGIN');
+  await adding.query(
+    `SELECT "${schema}".enqueue_orchestrator_work(m.instance_id, m.work_item, now(), NULL, NULL, NULL)
+     FROM unnest($1::text[], $2::text[]) AS m(instance_id, work_item)`,
+    [
+      messages.map((message) => (message as { instance: string }).instance),
+      messages.map(encodeWorkItem),
+    ],
+  );
+  const pid = (await adding.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid;
+  if (pid === undefined) throw new Error('pg_backend_pid() returned no row');
+  return {
+    backendPid: pid,
+    commit: async () => {
+      await adding.query('COMMIT');
+      await adding.end();
+    },
+  };
 }
 
 /** Resolves once a LISTEN connection of this schema is connected, checking every 20 ms. */
@@ -128,6 +159,55 @@ describe('waking idle fetches', () => {
     }
     // Without a wake-up the fetch would wait out LONG_POLL_MS; this ends the test well before.
   }, 20_000);
+
+  it('an idle instance is not claimed while a message for it is being added, and that message then wakes a fetch', async () => {
+    const waiting = await database.newProvider(NEVER_POLL, 'adding');
+    const other = await database.attach(waiting);
+    await startInstance(other, 'idle');
+
+    // Before duro migration 15 the claim below took the instance with the first event alone. Its
+    // ack, looking for messages left for the instance, could not see the uncommitted one; when
+    // that committed while the ack was being flushed, its notification found the instance still
+    // locked, and nothing announced it again until the safety-net poll.
+    const late = await addingInOneStatement(waiting.schema, [externalRaised('idle', 'late')]);
+    await other.enqueueForOrchestrator(externalRaised('idle', 'first'), null);
+    expect(await other.fetchOrchestrationItem(30_000, 0, null)).toBeNull();
+
+    const fetch = waiting.fetchOrchestrationItem(30_000, LONG_POLL_MS, null);
+    await listening(waiting.schema);
+    await late.commit();
+    expect((await fetch)?.item.messages).toEqual([
+      externalRaised('idle', 'late'),
+      externalRaised('idle', 'first'),
+    ]);
+  }, 20_000);
+
+  it('a transaction adding messages for many instances holds the locks of at most 64', async () => {
+    const provider = await database.newProvider(NEVER_POLL, 'many_adds');
+    const advisoryLocksOf = async (pid: number): Promise<number> => {
+      const [row] = await database.query<{ held: string }>(
+        `SELECT count(*) AS held FROM pg_locks WHERE pid = $1 AND locktype = 'advisory'`,
+        [pid],
+      );
+      return Number(row?.held);
+    };
+    const starts = (count: number, prefix: string) =>
+      Array.from({ length: count }, (_, index) => startOrchestration(`${prefix}-${index}`));
+
+    // Both key forms of each instance, up to 64 instances per transaction.
+    for (const [count, held] of [
+      [3, 6],
+      [64, 128],
+      [1_000, 128],
+    ] as const) {
+      const adding = await addingInOneStatement(provider.schema, starts(count, `s${count}`));
+      try {
+        expect(await advisoryLocksOf(adding.backendPid)).toBe(held);
+      } finally {
+        await adding.commit();
+      }
+    }
+  });
 
   it('closing the provider ends its waiting fetches with nothing', async () => {
     const waiting = await database.newProvider(NEVER_POLL, 'closing');
