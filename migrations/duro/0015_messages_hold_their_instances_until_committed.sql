@@ -27,22 +27,21 @@ DECLARE
     c_most_held CONSTANT INTEGER := 64;
     v_held INTEGER := COALESCE(NULLIF(current_setting('duro.instances_held_for_messages', TRUE), '')::INTEGER, 0);
     v_adding INTEGER;
+    v_every_instance BOOLEAN;
 BEGIN
     SELECT count(DISTINCT r.instance_id) INTO v_adding FROM inserted_rows r;
-    IF v_held + v_adding <= c_most_held THEN
+    v_every_instance := v_held + v_adding <= c_most_held;
+    IF v_every_instance THEN
         PERFORM set_config('duro.instances_held_for_messages', (v_held + v_adding)::TEXT, TRUE);
-        PERFORM pg_advisory_xact_lock_shared(hashtext('{{schema_name}}'), hashtext(t.instance_id)),
-                pg_advisory_xact_lock_shared(hashtext(t.instance_id))
-        FROM (SELECT DISTINCT r.instance_id FROM inserted_rows r ORDER BY r.instance_id) AS t;
-    ELSE
-        PERFORM pg_advisory_xact_lock_shared(hashtext('{{schema_name}}'), hashtext(t.instance_id)),
-                pg_advisory_xact_lock_shared(hashtext(t.instance_id))
-        FROM (SELECT DISTINCT r.instance_id
-              FROM inserted_rows r
-              WHERE EXISTS (SELECT 1 FROM {{schema}}.instance_locks il
-                            WHERE il.instance_id = r.instance_id)
-              ORDER BY r.instance_id) AS t;
     END IF;
+    PERFORM pg_advisory_xact_lock_shared(hashtext('{{schema_name}}'), hashtext(t.instance_id)),
+            pg_advisory_xact_lock_shared(hashtext(t.instance_id))
+    FROM (SELECT DISTINCT r.instance_id
+          FROM inserted_rows r
+          WHERE v_every_instance
+             OR EXISTS (SELECT 1 FROM {{schema}}.instance_locks il
+                        WHERE il.instance_id = r.instance_id)
+          ORDER BY r.instance_id) AS t;
     RETURN NULL;
 END;
 $fn$ LANGUAGE plpgsql;
