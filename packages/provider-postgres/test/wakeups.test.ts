@@ -1,4 +1,4 @@
-import { encodeWorkItem, type WorkItem } from '@duro/core';
+import { encodeWorkItem, workItemInstance, type WorkItem } from '@duro/core';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { useTestDatabase } from './support/test-database.js';
@@ -25,7 +25,7 @@ function activity(instance: string) {
 
 /**
  * Adds `messages` in one statement of a transaction left open on a connection of its own, as
- * an activity's completion is while its commit is flushed; `commit` ends it.
+ * an activity's completion is while its commit is flushed; `commit` ends it (again does nothing).
  */
 async function addingInOneStatement(
   schema: string,
@@ -37,16 +37,16 @@ async function addingInOneStatement(
   await adding.query(
     `SELECT "${schema}".enqueue_orchestrator_work(m.instance_id, m.work_item, now(), NULL, NULL, NULL)
      FROM unnest($1::text[], $2::text[]) AS m(instance_id, work_item)`,
-    [
-      messages.map((message) => (message as { instance: string }).instance),
-      messages.map(encodeWorkItem),
-    ],
+    [messages.map(workItemInstance), messages.map(encodeWorkItem)],
   );
   const pid = (await adding.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid;
   if (pid === undefined) throw new Error('pg_backend_pid() returned no row');
+  let open = true;
   return {
     backendPid: pid,
     commit: async () => {
+      if (!open) return;
+      open = false;
       await adding.query('COMMIT');
       await adding.end();
     },
@@ -170,16 +170,20 @@ describe('waking idle fetches', () => {
     // that committed while the ack was being flushed, its notification found the instance still
     // locked, and nothing announced it again until the safety-net poll.
     const late = await addingInOneStatement(waiting.schema, [externalRaised('idle', 'late')]);
-    await other.enqueueForOrchestrator(externalRaised('idle', 'first'), null);
-    expect(await other.fetchOrchestrationItem(30_000, 0, null)).toBeNull();
+    try {
+      await other.enqueueForOrchestrator(externalRaised('idle', 'first'), null);
+      expect(await other.fetchOrchestrationItem(30_000, 0, null)).toBeNull();
 
-    const fetch = waiting.fetchOrchestrationItem(30_000, LONG_POLL_MS, null);
-    await listening(waiting.schema);
-    await late.commit();
-    expect((await fetch)?.item.messages).toEqual([
-      externalRaised('idle', 'late'),
-      externalRaised('idle', 'first'),
-    ]);
+      const fetch = waiting.fetchOrchestrationItem(30_000, LONG_POLL_MS, null);
+      await listening(waiting.schema);
+      await late.commit();
+      expect((await fetch)?.item.messages).toEqual([
+        externalRaised('idle', 'late'),
+        externalRaised('idle', 'first'),
+      ]);
+    } finally {
+      await late.commit();
+    }
   }, 20_000);
 
   it('a transaction adding messages for many instances holds the locks of at most 64', async () => {
