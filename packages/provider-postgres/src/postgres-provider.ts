@@ -6,6 +6,7 @@ import {
   requireMaxItems,
   requireWorkItemBatchLimits,
   walkInstanceTree,
+  workItemInstance,
   type ActivityClaim,
   type CustomStatus,
   type DeleteInstanceResult,
@@ -41,11 +42,12 @@ import { orchestrationScope } from './wakeups/fetch-scopes.js';
 import { ClaimLedger } from './claim-ledger.js';
 import { HistoryCache } from './history-cache.js';
 import { pollForWork } from './wakeups/long-poll.js';
+import { IdleTurnFetches } from './wakeups/idle-turn-fetches.js';
 import { abandonOrchestrationItem } from './operations/abandon-orchestration-item.js';
 import { abandonWorkItem } from './operations/abandon-work-item.js';
 import { ackOrchestrationItem } from './operations/ack-orchestration-item.js';
 import { ackPayloadOf } from './operations/ack-payload.js';
-import { ackWorkItems } from './operations/ack-work-items.js';
+import { ackWorkItems, ackWorkItemsClaimingTurns } from './operations/ack-work-items.js';
 import { ackWorkItem } from './operations/ack-work-item.js';
 import { appendHistory } from './operations/append-history.js';
 import { cleanupOrphanedSessions } from './operations/cleanup-orphaned-sessions.js';
@@ -150,6 +152,13 @@ export class PostgresProvider implements Provider, ProviderAdmin {
   readonly #turnBatches: boolean;
   /** Whether a turn batch's commit can write its activities claimed (duro migration 10). */
   readonly #activityClaims: boolean;
+  /**
+   * Whether activity acknowledgements claim the turns they wake for a waiting batch fetch (duro
+   * migration 16).
+   */
+  readonly #ackClaimsTurns: boolean;
+  /** This provider's batch fetches of turns that wait for work. */
+  readonly #idleTurnFetches = new IdleTurnFetches();
   /** Stops what the provider's connections need besides the pool (an access token's refresh). */
   #releaseTarget: () => void = () => undefined;
 
@@ -162,6 +171,7 @@ export class PostgresProvider implements Provider, ProviderAdmin {
         : null;
     this.#turnBatches = connection.turnBatches;
     this.#activityClaims = connection.activityClaims;
+    this.#ackClaimsTurns = connection.turnBatches && connection.ackClaimsTurns;
     const channels = {
       orchestrator: wakeupChannel(connection.schema, 'orchestrator'),
       worker: wakeupChannel(connection.schema, 'worker'),
@@ -361,6 +371,9 @@ export class PostgresProvider implements Provider, ProviderAdmin {
         const claimed = this.#claims.claimedTurns(results);
         return claimed.length > 0 ? claimed : 'retry';
       },
+      this.#ackClaimsTurns
+        ? this.#idleTurnFetches.handoffFor({ lockTimeoutMs, filter, maxItems })
+        : undefined,
     );
     return fetched ?? [];
   }
@@ -547,10 +560,38 @@ export class PostgresProvider implements Provider, ProviderAdmin {
 
   /**
    * {@link @duro/core!Provider#ackWorkItems | Provider.ackWorkItems} as the contract describes it.
-   * One statement acknowledges the whole batch.
+   * One statement acknowledges the whole batch. While a batch fetch of turns of this provider
+   * waits for work (on a schema with duro migration 16), the same statement also claims the
+   * turns of the instances the completions go to, and that fetch returns them: one durable
+   * commit where the acknowledgement and the woken fetch's claim took one each.
    */
   async ackWorkItems(acks: readonly WorkItemAck[]): Promise<WorkItemAckOutcome[]> {
-    const outcomes = await ackWorkItems(this.#db, acks, (token) => this.#claims.instanceOf(token));
+    const instanceOf = (token: string): string | undefined => this.#claims.instanceOf(token);
+    const fetch = this.#ackClaimsTurns ? this.#idleTurnFetches.take() : null;
+    let outcomes: WorkItemAckOutcome[];
+    if (fetch === null) {
+      outcomes = await ackWorkItems(this.#db, acks, instanceOf);
+    } else {
+      // Unless it is handed turns, the fetch looks for itself.
+      let turns: FetchedOrchestrationItem[] = [];
+      try {
+        const done = await ackWorkItemsClaimingTurns(this.#db, acks, instanceOf, {
+          instances: wokenInstances(acks).slice(0, fetch.maxItems),
+          lockTimeoutMs: fetch.lockTimeoutMs,
+          filter: fetch.filter,
+          cache: this.#histories,
+        });
+        outcomes = done.outcomes;
+        turns = this.#claims.claimedTurns(done.turns);
+      } catch {
+        // A failed statement committed nothing (or, its connection lost, its fate is unknown,
+        // which a second acknowledgement then reports as locks already gone): the
+        // acknowledgement goes alone, so a claim can never keep it from committing.
+        outcomes = await ackWorkItems(this.#db, acks, instanceOf);
+      } finally {
+        fetch.hand(turns);
+      }
+    }
     acks.forEach(({ lockToken }, index) => {
       if (outcomes[index]?.ok === true) this.#claims.releasedActivity(lockToken);
     });
@@ -690,4 +731,13 @@ export class PostgresProvider implements Provider, ProviderAdmin {
   async pruneExecutionsBulk(filter: InstanceFilter, options: PruneOptions): Promise<PruneResult> {
     return pruneExecutionsBulk(this.#db, filter, options);
   }
+}
+
+/** The instances the completions of `acks` go to, each once, in order. */
+function wokenInstances(acks: readonly WorkItemAck[]): string[] {
+  return [
+    ...new Set(
+      acks.flatMap(({ completion }) => (completion === null ? [] : [workItemInstance(completion)])),
+    ),
+  ];
 }

@@ -183,6 +183,8 @@ describe('migration runner', () => {
       'applied duro 14',
       'applying duro 15',
       'applied duro 15',
+      'applying duro 16',
+      'applied duro 16',
     ]);
   });
 });

@@ -56,6 +56,7 @@ describe('rendered migration SQL', () => {
       { version: '13', name: '0013_notifications_say_when_delayed_messages_come_due.sql' },
       { version: '14', name: '0014_claims_run_fewer_statements.sql' },
       { version: '15', name: '0015_messages_hold_their_instances_until_committed.sql' },
+      { version: '16', name: '0016_activity_acks_claim_the_turns_they_wake.sql' },
     ]);
   });
 
@@ -90,6 +91,11 @@ describe('rendered migration SQL', () => {
         track: 'duro',
         version: 15,
         name: '0015_messages_hold_their_instances_until_committed.sql',
+      },
+      {
+        track: 'duro',
+        version: 16,
+        name: '0016_activity_acks_claim_the_turns_they_wake.sql',
       },
     ]);
   });

@@ -65,6 +65,7 @@ describe('schema facts', () => {
       'duro_ack_orchestration_items',
       'duro_ack_orchestration_items_claiming',
       'duro_ack_orchestration_turns_together',
+      'duro_ack_work_items_claiming_turns',
       'duro_claim_orchestration_turn',
       'duro_fetch_orchestration_item',
       'duro_fetch_orchestration_items',

@@ -1,7 +1,7 @@
-import { encodeWorkItem, workItemInstance, type WorkItem } from '@duro/core';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { useTestDatabase } from './support/test-database.js';
+import { addingInOneStatement } from './support/uncommitted-messages.js';
 import { externalRaised, startInstance, startOrchestration } from './support/turns.js';
 
 const database = useTestDatabase();
@@ -21,36 +21,6 @@ function activity(instance: string) {
     name: 'A',
     input: '{}',
   } as const;
-}
-
-/**
- * Adds `messages` in one statement of a transaction left open on a connection of its own, as
- * an activity's completion is while its commit is flushed; `commit` ends it (again does nothing).
- */
-async function addingInOneStatement(
-  schema: string,
-  messages: readonly WorkItem[],
-): Promise<{ readonly backendPid: number; commit(): Promise<void> }> {
-  const adding = new pg.Client({ connectionString: database.url });
-  await adding.connect();
-  await adding.query('BEGIN');
-  await adding.query(
-    `SELECT "${schema}".enqueue_orchestrator_work(m.instance_id, m.work_item, now(), NULL, NULL, NULL)
-     FROM unnest($1::text[], $2::text[]) AS m(instance_id, work_item)`,
-    [messages.map(workItemInstance), messages.map(encodeWorkItem)],
-  );
-  const pid = (await adding.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid;
-  if (pid === undefined) throw new Error('pg_backend_pid() returned no row');
-  let open = true;
-  return {
-    backendPid: pid,
-    commit: async () => {
-      if (!open) return;
-      open = false;
-      await adding.query('COMMIT');
-      await adding.end();
-    },
-  };
 }
 
 /** Resolves once a LISTEN connection of this schema is connected, checking every 20 ms. */
@@ -169,7 +139,9 @@ describe('waking idle fetches', () => {
     // ack, looking for messages left for the instance, could not see the uncommitted one; when
     // that committed while the ack was being flushed, its notification found the instance still
     // locked, and nothing announced it again until the safety-net poll.
-    const late = await addingInOneStatement(waiting.schema, [externalRaised('idle', 'late')]);
+    const late = await addingInOneStatement(database, waiting.schema, [
+      externalRaised('idle', 'late'),
+    ]);
     try {
       await other.enqueueForOrchestrator(externalRaised('idle', 'first'), null);
       expect(await other.fetchOrchestrationItem(30_000, 0, null)).toBeNull();
@@ -204,7 +176,11 @@ describe('waking idle fetches', () => {
       [64, 128],
       [1_000, 128],
     ] as const) {
-      const adding = await addingInOneStatement(provider.schema, starts(count, `s${count}`));
+      const adding = await addingInOneStatement(
+        database,
+        provider.schema,
+        starts(count, `s${count}`),
+      );
       try {
         expect(await advisoryLocksOf(adding.backendPid)).toBe(held);
       } finally {

@@ -23,6 +23,8 @@ export interface ProviderConnection {
   readonly turnBatches: boolean;
   /** Whether a turn batch's commit can write its activities claimed (duro migration 10). */
   readonly activityClaims: boolean;
+  /** Whether an activity acknowledgement can claim the turns it wakes (duro migration 16). */
+  readonly ackClaimsTurns: boolean;
 }
 
 /**
@@ -37,6 +39,8 @@ const HISTORY_TAIL_DURO_VERSION = 2;
 const TURN_BATCH_DURO_VERSION = 3;
 /** The duro-track migration that lets a turn batch's commit write its activities claimed. */
 const ACTIVITY_CLAIM_DURO_VERSION = 10;
+/** The duro-track migration that lets an activity acknowledgement claim the turns it wakes. */
+const ACK_CLAIMS_TURNS_DURO_VERSION = 16;
 
 interface TrackVersions {
   readonly duroxideVersion: number;
@@ -138,5 +142,8 @@ export async function connectProvider(
     activityClaims:
       versions.duroxideVersion === HISTORY_TAIL_CLAIM_VERSION &&
       versions.duroVersion >= ACTIVITY_CLAIM_DURO_VERSION,
+    ackClaimsTurns:
+      versions.duroxideVersion === HISTORY_TAIL_CLAIM_VERSION &&
+      versions.duroVersion >= ACK_CLAIMS_TURNS_DURO_VERSION,
   };
 }

@@ -10,6 +10,17 @@ import type { Wakeups } from './wakeups.js';
  */
 export type FetchAttempt<T> = T | null | 'retry';
 
+/**
+ * Lets work claimed elsewhere in the provider go to a fetch while it waits (see
+ * `IdleTurnFetches`): `offer` is called as the fetch starts waiting, and the fetch returns what
+ * `handed` resolves with, unless `withdraw` (called when the wait ends otherwise) says the offer
+ * was still open. A handoff that brought nothing (`null`) lets the fetch look again.
+ * @internal
+ */
+export interface WaitingHandoff<T> {
+  offer(): { readonly handed: Promise<T | null>; readonly withdraw: () => boolean };
+}
+
 /** Orphan drops one call repeats before it returns, so a flood of them cannot hold a caller. */
 const MAX_IMMEDIATE_RETRIES = 10;
 
@@ -20,7 +31,8 @@ const MAX_IMMEDIATE_RETRIES = 10;
  * timeout and no later than the timeout plus one attempt. A wait cut short by the provider
  * closing returns `null`. A claim wakes the next idle fetch of the same `scope`, which may find
  * more. A long poll may skip its first look when another fetch of its scope just looked and
- * nothing was announced since (see {@link Wakeups.recentEmptyLook}).
+ * nothing was announced since (see {@link Wakeups.recentEmptyLook}). While it waits, `handoff`
+ * may hand it work claimed elsewhere, which it returns.
  * @internal
  */
 export async function pollForWork<T>(
@@ -29,6 +41,7 @@ export async function pollForWork<T>(
   scope: WaitScope,
   pollTimeoutMs: number,
   attempt: () => Promise<FetchAttempt<T>>,
+  handoff?: WaitingHandoff<T>,
 ): Promise<T | null> {
   const deadline = performance.now() + Math.max(0, pollTimeoutMs);
   let immediateRetries = 0;
@@ -51,7 +64,12 @@ export async function pollForWork<T>(
       if (found === null) wakeups.foundNothing(queue, scope, mark);
     }
     if (performance.now() >= deadline) return null;
-    await wakeups.waitForWork(queue, scope, mark, deadline);
+    const offer = handoff?.offer();
+    await wakeups.waitForWork(queue, scope, mark, deadline, offer?.handed);
+    if (offer !== undefined && !offer.withdraw()) {
+      const handed = await offer.handed;
+      if (handed !== null) return handed;
+    }
     mark = null;
     if (wakeups.closed || performance.now() >= deadline) return null;
   }

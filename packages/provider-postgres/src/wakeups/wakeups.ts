@@ -140,13 +140,15 @@ export class Wakeups {
 
   /**
    * Resolves when work may have appeared on `queue` for `scope` since `mark`, or at `deadline`
-   * (a `performance.now()` value), whichever comes first; also at once when the provider closes.
+   * (a `performance.now()` value), or when `cancel` resolves, whichever comes first; also at once
+   * when the provider closes. A cancelled wait takes no wake-up from the fetches still waiting.
    */
   async waitForWork(
     queue: WakeupQueue,
     scope: WaitScope,
     mark: FetchMark,
     deadline: number,
+    cancel?: Promise<unknown>,
   ): Promise<void> {
     if (this.#closed) return;
     const listener = this.#startListener();
@@ -178,6 +180,11 @@ export class Wakeups {
       // and a fetch left waiting after its runtime shut down must not hold the process open.
       timer.unref();
       state.waiters.add(waiter);
+      void cancel?.then(() => {
+        clearTimeout(timer);
+        state.waiters.remove(waiter);
+        resolve();
+      });
       this.#armPoll(queue, listener);
       const dueMs = state.dueTimes.nextDueMs(known);
       if (dueMs !== null) this.#armDue(queue, dueMs);
