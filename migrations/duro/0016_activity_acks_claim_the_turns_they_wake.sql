@@ -11,7 +11,9 @@
 -- It is one statement so that no transaction spans round trips while it holds instance advisory
 -- locks (duroxide-pg keys them by instance id alone, in every schema of the database). For the
 -- same reason it only tries an instance's one-key lock: an instance held elsewhere, or whose
--- message another transaction is still adding, is left to the notification and the fetch.
+-- message another transaction is still adding, is left to the notification and the fetch. So is
+-- an instance that still has activities in the worker queue: a fan-out's turn waits for its
+-- branches as it did, rather than running once per completion.
 
 CREATE FUNCTION {{schema}}.duro_ack_work_items_claiming_turns(
     p_lock_tokens TEXT[],
@@ -75,8 +77,13 @@ BEGIN
     FROM deleted d;
 
     FOREACH v_instance_id IN ARRAY COALESCE(p_claim_instance_ids, '{}') LOOP
+        -- An instance with activities still queued or running (a fan-out's other branches) is
+        -- left to the notification, as before: claimed at once, its turn would run with fewer
+        -- completions and replay its history more often.
+        CONTINUE WHEN EXISTS (SELECT 1 FROM {{schema}}.worker_queue w
+                              WHERE w.instance_id = v_instance_id);
         -- Tried, not waited for (duro_claim_orchestration_turn waits briefly for this key): the
-        -- caller's fetch looks for itself when it is handed nothing.
+        -- caller's fetch, handed nothing, waits for the notification.
         CONTINUE WHEN NOT pg_try_advisory_xact_lock(hashtext(v_instance_id));
         RETURN QUERY
         SELECT NULL::TEXT, v_instance_id, t.*

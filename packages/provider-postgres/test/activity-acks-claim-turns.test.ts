@@ -1,4 +1,4 @@
-import { TagFilter, type WorkItem } from '@duro/core';
+import { TagFilter, type FetchedWorkItem, type WorkItem } from '@duro/core';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { CLAIM_COMMIT_WITHOUT_FLUSH_WAIT } from '../src/database/claim-commit.js';
@@ -46,8 +46,11 @@ async function statementsDuring<T>(
   }
 }
 
-/** Starts `instance`, commits a turn scheduling one activity, and claims that activity. */
-async function runningActivity(provider: PostgresProvider, instance: string) {
+/**
+ * Starts `instance`, commits a turn scheduling `count` activities (ids 3, 4, ...), and claims
+ * them; returns the claimed activities.
+ */
+async function runningActivities(provider: PostgresProvider, instance: string, count: number) {
   await startInstance(provider, instance);
   await provider.enqueueForOrchestrator(
     { type: 'ExternalRaised', instance, name: 'go', data: '"go"' },
@@ -55,25 +58,47 @@ async function runningActivity(provider: PostgresProvider, instance: string) {
   );
   const [turn] = await provider.fetchOrchestrationItems(30_000, 0, null, 1);
   if (turn === undefined) throw new Error('no turn');
+  const ids = Array.from({ length: count }, (_, index) => 3 + index);
   await provider.ackOrchestrationItem(
     turn.lockToken,
     1,
     [eventOf(instance, 2, { type: 'ExternalEvent', name: 'go', data: '"go"' })],
-    [activityOf(instance, 3)],
+    ids.map((id) => activityOf(instance, id)),
     [],
     FIRST_TURN,
     [],
   );
-  const [activity] = await provider.fetchWorkItems(30_000, 0, null, TagFilter.defaultOnly(), 1, 0);
+  const activities = await provider.fetchWorkItems(
+    30_000,
+    0,
+    null,
+    TagFilter.defaultOnly(),
+    count,
+    0,
+  );
+  if (activities.length !== count) throw new Error(`claimed ${activities.length} activities`);
+  return activities;
+}
+
+/** Starts `instance`, commits a turn scheduling one activity, and claims that activity. */
+async function runningActivity(provider: PostgresProvider, instance: string) {
+  const [activity] = await runningActivities(provider, instance, 1);
   if (activity === undefined) throw new Error('no activity');
   return activity;
 }
 
-const completionOf = (instance: string): WorkItem => ({
+/** The id of a claimed activity. */
+function activityIdOf(fetched: FetchedWorkItem): number {
+  if (fetched.item.type !== 'ActivityExecute')
+    throw new Error(`not an activity: ${fetched.item.type}`);
+  return fetched.item.id;
+}
+
+const completionOf = (instance: string, id = 3): WorkItem => ({
   type: 'ActivityCompleted',
   instance,
   executionId: 1,
-  id: 3,
+  id,
   result: '"done"',
 });
 
@@ -210,6 +235,30 @@ describe('activity acknowledgements that claim the turns they wake', () => {
     expect(sent.filter((text) => text.includes(CLAIMING_ACK))).toHaveLength(1);
     // The acknowledgement shares the claim's commit, so the claim may not relax it.
     for (const text of sent) expect(text).not.toContain(CLAIM_COMMIT_WITHOUT_FLUSH_WAIT);
+  });
+
+  it("leave a fan-out's turn to the notification while other activities of the instance remain", async () => {
+    const provider = await database.newProvider({}, 'ack_claims');
+    // Two activities run; the first one's acknowledgement leaves the second in the queue.
+    const [first] = await runningActivities(provider, 'fan', 2);
+    if (first === undefined) throw new Error('no activity');
+
+    const { fetch } = await waitingFetch(provider);
+    const { sent } = await statementsDuring(async () => {
+      expect(
+        await provider.ackWorkItems([
+          { lockToken: first.lockToken, completion: completionOf('fan', activityIdOf(first)) },
+        ]),
+      ).toEqual([{ ok: true }]);
+      return fetch;
+    });
+    // The acknowledgement claimed nothing; the fetch, woken by the completion's notification,
+    // claimed the turn itself, as it did before acknowledgements could claim.
+    expect((await fetch).map((turn) => turn.item.messages)).toEqual([
+      [completionOf('fan', activityIdOf(first))],
+    ]);
+    expect(sent.filter((text) => text.includes(CLAIMING_ACK))).toHaveLength(1);
+    expect(sent.filter((text) => text.includes('duro_fetch_orchestration_items('))).toHaveLength(1);
   });
 
   it('leave an instance to a transaction still adding a message for it; the fetch takes both once it commits', async () => {

@@ -10,7 +10,7 @@ export interface TurnFetchRequest {
 
 /** A waiting fetch taken by a claim: hand it what was claimed for it, or nothing. */
 export interface TakenTurnFetch extends TurnFetchRequest {
-  /** Gives the fetch the turns claimed for it; none lets it look again. Call it exactly once. */
+  /** Gives the fetch the turns claimed for it; none lets it wait on. Call it exactly once. */
   hand(turns: readonly FetchedOrchestrationItem[]): void;
 }
 

@@ -14,7 +14,7 @@ export type FetchAttempt<T> = T | null | 'retry';
  * Lets work claimed elsewhere in the provider go to a fetch while it waits (see
  * `IdleTurnFetches`): `offer` is called as the fetch starts waiting, and the fetch returns what
  * `handed` resolves with, unless `withdraw` (called when the wait ends otherwise) says the offer
- * was still open. A handoff that brought nothing (`null`) lets the fetch look again.
+ * was still open. A handoff that brought nothing (`null`) lets the fetch wait on.
  * @internal
  */
 export interface WaitingHandoff<T> {
@@ -32,7 +32,7 @@ const MAX_IMMEDIATE_RETRIES = 10;
  * closing returns `null`. A claim wakes the next idle fetch of the same `scope`, which may find
  * more. A long poll may skip its first look when another fetch of its scope just looked and
  * nothing was announced since (see {@link Wakeups.recentEmptyLook}). While it waits, `handoff`
- * may hand it work claimed elsewhere, which it returns.
+ * may hand it work claimed elsewhere, which it returns (a handoff of nothing lets it wait on).
  * @internal
  */
 export async function pollForWork<T>(
@@ -65,10 +65,13 @@ export async function pollForWork<T>(
     }
     if (performance.now() >= deadline) return null;
     const offer = handoff?.offer();
-    await wakeups.waitForWork(queue, scope, mark, deadline, offer?.handed);
+    const ended = await wakeups.waitForWork(queue, scope, mark, deadline, offer?.handed);
     if (offer !== undefined && !offer.withdraw()) {
       const handed = await offer.handed;
       if (handed !== null) return handed;
+      // Handed nothing before any wake-up came: wait on from the same mark, so that the fetch
+      // looks when the notification of what was committed meanwhile arrives, as it would have.
+      if (ended === 'cancelled') continue;
     }
     mark = null;
     if (wakeups.closed || performance.now() >= deadline) return null;

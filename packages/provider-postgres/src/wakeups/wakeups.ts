@@ -141,7 +141,8 @@ export class Wakeups {
   /**
    * Resolves when work may have appeared on `queue` for `scope` since `mark`, or at `deadline`
    * (a `performance.now()` value), or when `cancel` resolves, whichever comes first; also at once
-   * when the provider closes. A cancelled wait takes no wake-up from the fetches still waiting.
+   * when the provider closes. A cancelled wait takes no wake-up from the fetches still waiting,
+   * and resolves with `cancelled`; any other end with `ended`.
    */
   async waitForWork(
     queue: WakeupQueue,
@@ -149,30 +150,30 @@ export class Wakeups {
     mark: FetchMark,
     deadline: number,
     cancel?: Promise<unknown>,
-  ): Promise<void> {
-    if (this.#closed) return;
+  ): Promise<'cancelled' | 'ended'> {
+    if (this.#closed) return 'ended';
     const listener = this.#startListener();
     const state = this.#queues[queue];
     const lookAgain = (): boolean =>
       this.#closed ||
       this.#generation !== mark.generation ||
       state.waiters.takePending(scope.key, mark.wakeups);
-    if (lookAgain()) return;
+    if (lookAgain()) return 'ended';
     const known = await state.dueTimes.current();
-    if (lookAgain() || state.dueTimes.cameDueSince(mark.atMs, known)) return;
+    if (lookAgain() || state.dueTimes.cameDueSince(mark.atMs, known)) return 'ended';
 
-    await new Promise<void>((resolve) => {
+    return new Promise<'cancelled' | 'ended'>((resolve) => {
       const waiter: Waiter = {
         scope,
         wake: () => {
           clearTimeout(timer);
-          resolve();
+          resolve('ended');
         },
       };
       const timer = setTimeout(
         () => {
           state.waiters.remove(waiter);
-          resolve();
+          resolve('ended');
         },
         Math.max(0, deadline - performance.now()),
       );
@@ -183,7 +184,7 @@ export class Wakeups {
       void cancel?.then(() => {
         clearTimeout(timer);
         state.waiters.remove(waiter);
-        resolve();
+        resolve('cancelled');
       });
       this.#armPoll(queue, listener);
       const dueMs = state.dueTimes.nextDueMs(known);
