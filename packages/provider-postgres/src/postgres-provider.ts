@@ -572,7 +572,7 @@ export class PostgresProvider implements Provider, ProviderAdmin {
     if (fetch === null) {
       outcomes = await ackWorkItems(this.#db, acks, instanceOf);
     } else {
-      // Unless it is handed turns, the fetch looks for itself.
+      // Unless it is handed turns, the fetch waits on for the notification.
       let turns: FetchedOrchestrationItem[] = [];
       try {
         const done = await ackWorkItemsClaimingTurns(this.#db, acks, instanceOf, {
