@@ -6,7 +6,6 @@ import {
   requireMaxItems,
   requireWorkItemBatchLimits,
   walkInstanceTree,
-  workItemInstance,
   type ActivityClaim,
   type CustomStatus,
   type DeleteInstanceResult,
@@ -171,7 +170,7 @@ export class PostgresProvider implements Provider, ProviderAdmin {
         : null;
     this.#turnBatches = connection.turnBatches;
     this.#activityClaims = connection.activityClaims;
-    this.#ackClaimsTurns = connection.turnBatches && connection.ackClaimsTurns;
+    this.#ackClaimsTurns = connection.ackClaimsTurns;
     const channels = {
       orchestrator: wakeupChannel(connection.schema, 'orchestrator'),
       worker: wakeupChannel(connection.schema, 'worker'),
@@ -576,7 +575,7 @@ export class PostgresProvider implements Provider, ProviderAdmin {
       let turns: FetchedOrchestrationItem[] = [];
       try {
         const done = await ackWorkItemsClaimingTurns(this.#db, acks, instanceOf, {
-          instances: wokenInstances(acks).slice(0, fetch.maxItems),
+          maxTurns: fetch.maxItems,
           lockTimeoutMs: fetch.lockTimeoutMs,
           filter: fetch.filter,
           cache: this.#histories,
@@ -731,13 +730,4 @@ export class PostgresProvider implements Provider, ProviderAdmin {
   async pruneExecutionsBulk(filter: InstanceFilter, options: PruneOptions): Promise<PruneResult> {
     return pruneExecutionsBulk(this.#db, filter, options);
   }
-}
-
-/** The instances the completions of `acks` go to, each once, in order. */
-function wokenInstances(acks: readonly WorkItemAck[]): string[] {
-  return [
-    ...new Set(
-      acks.flatMap(({ completion }) => (completion === null ? [] : [workItemInstance(completion)])),
-    ),
-  ];
 }

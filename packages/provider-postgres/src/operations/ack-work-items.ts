@@ -66,8 +66,8 @@ const ACK_WORK_ITEMS_CLAIMING_TURNS: Statement = {
 
 /** The turns an acknowledgement is to claim, for a fetch of turns that waits. */
 export interface TurnsToClaim {
-  /** Instances whose turns to claim, in order. */
-  readonly instances: readonly string[];
+  /** The most turns to claim: those of the first instances the completions go to. */
+  readonly maxTurns: number;
   readonly lockTimeoutMs: number;
   readonly filter: DispatcherCapabilityFilter | null;
   /** The histories the provider holds, which the claim does not send again. */
@@ -125,8 +125,9 @@ export async function ackWorkItems(
 
 /**
  * Acknowledges as {@link ackWorkItems} does and, in the same statement and commit (duro
- * migration 16), claims the turns of `claim.instances` that nobody holds and that have work due,
- * each as a batch fetch claims one.
+ * migration 16), claims the turns of the instances the completions go to (the first
+ * `claim.maxTurns` of them) that nobody holds and that have work due, each as a batch fetch claims
+ * one.
  * @returns the outcomes, in the order of `acks`, and the turns claimed, in the order asked.
  */
 export async function ackWorkItemsClaimingTurns(
@@ -137,8 +138,9 @@ export async function ackWorkItemsClaimingTurns(
 ): Promise<{ outcomes: WorkItemAckOutcome[]; turns: ClaimedTurns }> {
   const range = claimVersionRange(claim.filter);
   const held = claim.cache?.held() ?? { instanceIds: [], executionIds: [], lastEventIds: [] };
-  const instances = range === null ? [] : claim.instances;
   return acknowledge(acks, instanceOf, async (sent) => {
+    const woken = new Set(sent.flatMap(({ instance }) => (instance === null ? [] : [instance])));
+    const instances = range === null ? [] : [...woken].slice(0, claim.maxTurns);
     const rows = await db.query(ACK_WORK_ITEMS_CLAIMING_TURNS, (nowMs) => {
       const [, ...claimArguments] = claimAfterHeldArguments(
         nowMs,
