@@ -332,7 +332,8 @@ export class PostgresProvider implements Provider, ProviderAdmin {
     return pollForWork(this.#wakeups, 'orchestrator', scope, pollTimeoutMs, async () => {
       const result = await fetchOrchestrationItem(this.#db, lockTimeoutMs, filter, this.#histories);
       if (result.kind === 'none') return null;
-      return this.#claims.claimedTurns([result])[0] ?? 'retry';
+      const claimed = this.#claims.claimedTurns([result])[0];
+      return claimed === undefined ? 'retry' : { value: claimed, foundNoMore: false };
     });
   }
 
@@ -368,7 +369,9 @@ export class PostgresProvider implements Provider, ProviderAdmin {
         );
         if (results.length === 0) return null;
         const claimed = this.#claims.claimedTurns(results);
-        return claimed.length > 0 ? claimed : 'retry';
+        if (claimed.length === 0) return 'retry';
+        // A batch short of maxItems took every turn its statement could claim.
+        return { value: claimed, foundNoMore: results.length < maxItems };
       },
       this.#ackClaimsTurns
         ? this.#idleTurnFetches.handoffFor({ lockTimeoutMs, filter, maxItems })
@@ -516,8 +519,9 @@ export class PostgresProvider implements Provider, ProviderAdmin {
     const scope = this.#claims.workScope(session, tagFilter);
     return pollForWork(this.#wakeups, 'worker', scope, pollTimeoutMs, async () => {
       const fetched = await fetchWorkItem(this.#db, lockTimeoutMs, session, tagFilter);
-      if (fetched !== null) this.#claims.claimedActivity(fetched, session);
-      return fetched;
+      if (fetched === null) return null;
+      this.#claims.claimedActivity(fetched, session);
+      return { value: fetched, foundNoMore: false };
     });
   }
 
@@ -552,7 +556,8 @@ export class PostgresProvider implements Provider, ProviderAdmin {
         maxNewSessions,
       );
       for (const item of batch) this.#claims.claimedActivity(item, session);
-      return batch.length > 0 ? batch : null;
+      // A short batch may have stopped at maxNewSessions, so it says nothing of what is left.
+      return batch.length > 0 ? { value: batch, foundNoMore: false } : null;
     });
     return fetched ?? [];
   }

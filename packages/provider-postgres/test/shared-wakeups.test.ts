@@ -145,6 +145,46 @@ describe('idle fetches that share one provider', () => {
     expect((await Promise.all(fetches)).filter((fetched) => fetched === null)).toHaveLength(1);
   });
 
+  it('after a batch of turns short of its size the next fetch waits for a notification; after a full one it looks', async () => {
+    const provider = await database.newProvider(NEVER_POLL, 'short_batch');
+    const other = await database.attach(provider);
+    // A waiting activity fetch connects the provider's listener, which an orchestration fetch
+    // needs before it may wait without looking.
+    const idleWorker = provider.fetchWorkItem(30_000, LONG_POLL_MS, null, worker);
+    await listening(provider.schema);
+    const instances = (turns: readonly { item: { instance: string } }[]): string[] =>
+      turns.map((turn) => turn.item.instance).sort();
+
+    // Full: three ready, two taken, so the next fetch looks at once and takes the third.
+    for (const instance of ['full-1', 'full-2', 'full-3']) {
+      await other.enqueueForOrchestrator(startOrchestration(instance), null);
+    }
+    await sleep(200); // their notifications arrive before anyone waits
+    const full = await provider.fetchOrchestrationItems(30_000, LONG_POLL_MS, null, 2);
+    expect(full).toHaveLength(2);
+    const rest = await provider.fetchOrchestrationItems(30_000, LONG_POLL_MS, null, 8);
+    expect(instances([...full, ...rest])).toEqual(['full-1', 'full-2', 'full-3']);
+
+    // Short: two ready, eight wanted, so both are taken and nothing else was there to see.
+    for (const instance of ['short-1', 'short-2']) {
+      await other.enqueueForOrchestrator(startOrchestration(instance), null);
+    }
+    await sleep(200);
+    const statements = new SchemaStatements(provider.schema);
+    const short = await provider.fetchOrchestrationItems(30_000, LONG_POLL_MS, null, 8);
+    expect(instances(short)).toEqual(['short-1', 'short-2']);
+    const next = provider.fetchOrchestrationItems(30_000, LONG_POLL_MS, null, 8);
+    await sleep(300);
+    expect(statements.orchestrationFetches).toBe(1);
+    expect(await settled(next)).toBe(false);
+    // What comes later is announced, and the waiting fetch takes it.
+    await other.enqueueForOrchestrator(startOrchestration('later'), null);
+    expect(instances(await next)).toEqual(['later']);
+    expect(statements.orchestrationFetches).toBe(2);
+    await provider.close();
+    expect(await idleWorker).toBeNull();
+  });
+
   it('many idle fetches poll the queue as one, and a delayed message from another process is found when due', async () => {
     const pollMs = 200;
     const provider = await database.newProvider({ idlePollIntervalMs: pollMs }, 'quiet');

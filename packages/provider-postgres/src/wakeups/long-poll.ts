@@ -3,12 +3,22 @@ import type { WakeupQueue } from '../wakeup-channel.js';
 import type { Wakeups } from './wakeups.js';
 
 /**
- * One fetch attempt: the claimed work, `null` when there was none, or `retry` when the attempt
+ * What a fetch attempt claimed. `foundNoMore` says it claimed fewer items than it could take, so
+ * it saw nothing more to claim, as a look that finds nothing (see {@link Wakeups.emptied}).
+ * @internal
+ */
+export interface Claimed<T> {
+  readonly value: T;
+  readonly foundNoMore: boolean;
+}
+
+/**
+ * One fetch attempt: what it claimed, `null` when there was nothing, or `retry` when the attempt
  * made progress without claiming anything (it dropped orphan messages) and should be repeated
  * at once.
  * @internal
  */
-export type FetchAttempt<T> = T | null | 'retry';
+export type FetchAttempt<T> = Claimed<T> | null | 'retry';
 
 /**
  * Lets work claimed elsewhere in the provider go to a fetch while it waits (see
@@ -29,9 +39,9 @@ const MAX_IMMEDIATE_RETRIES = 10;
  * timeout of 0 (or less) it tries once and returns, like duroxide-pg. Otherwise, between
  * attempts it waits for a wake-up (see {@link Wakeups}) and returns `null` no earlier than the
  * timeout and no later than the timeout plus one attempt. A wait cut short by the provider
- * closing returns `null`. A claim wakes the next idle fetch of the same `scope`, which may find
- * more. A long poll may skip its first look when another fetch of its scope just looked and
- * nothing was announced since (see {@link Wakeups.recentEmptyLook}). While it waits, `handoff`
+ * closing returns `null`. A claim that may have left more wakes the next idle fetch of the same
+ * `scope`. A long poll may skip its first look when another fetch of its scope just found nothing
+ * more to claim and nothing was announced since (see {@link Wakeups.recentEmptyingLook}). While it waits, `handoff`
  * may hand it work claimed elsewhere, which it returns (a handoff of nothing lets it wait on).
  * @internal
  */
@@ -45,9 +55,9 @@ export async function pollForWork<T>(
 ): Promise<T | null> {
   const deadline = performance.now() + Math.max(0, pollTimeoutMs);
   let immediateRetries = 0;
-  // A long poll that arrives just after another fetch of its scope looked and found nothing,
+  // A long poll that arrives just after another fetch of its scope found nothing more to claim,
   // with nothing announced since, waits as if it had looked itself.
-  let mark = pollTimeoutMs > 0 ? wakeups.recentEmptyLook(queue, scope) : null;
+  let mark = pollTimeoutMs > 0 ? wakeups.recentEmptyingLook(queue, scope) : null;
   for (;;) {
     if (mark === null) {
       mark = wakeups.mark();
@@ -58,10 +68,11 @@ export async function pollForWork<T>(
         continue;
       }
       if (found !== null && found !== 'retry') {
-        wakeups.claimed(queue, scope);
-        return found;
+        if (found.foundNoMore) wakeups.emptied(queue, scope, mark);
+        else wakeups.claimed(queue, scope);
+        return found.value;
       }
-      if (found === null) wakeups.foundNothing(queue, scope, mark);
+      if (found === null) wakeups.emptied(queue, scope, mark);
     }
     if (performance.now() >= deadline) return null;
     const offer = handoff?.offer();

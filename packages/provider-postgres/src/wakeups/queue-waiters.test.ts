@@ -42,6 +42,15 @@ describe('QueueWaiters', () => {
     expect(waiters.takePending('default', 0)).toBe(false);
   });
 
+  it('keeps the wake-ups of a scope none of whose fetches ever waited once it is told to', () => {
+    const waiters = new QueueWaiters();
+    waiters.wakeOnePerScope(1);
+    expect(waiters.takePending('default', 0)).toBe(false); // an unknown scope keeps nothing
+    waiters.keepWakeupsOf('default'); // a fetch of it found nothing more to claim
+    waiters.wakeOnePerScope(2);
+    expect(waiters.takePending('default', 1)).toBe(true);
+  });
+
   it('wakes a session owner past the fetches before it, and a removed fetch never', () => {
     const first = runtime('a');
     const { waiters, woken } = waitersOf([first, runtime('b')]);

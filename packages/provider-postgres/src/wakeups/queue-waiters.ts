@@ -29,7 +29,10 @@ export interface Waiter {
  */
 export class QueueWaiters {
   #waiting: Waiter[] = [];
-  /** Every scope key a fetch of this queue has waited with. */
+  /**
+   * Every scope key whose wake-ups are kept while nobody waits: those a fetch of this queue has
+   * waited with, or has emptied the queue for (a later fetch may wait from that look).
+   */
   readonly #scopes = new Set<string>();
   /** Per scope key, the number of the last wake-up that found nobody waiting. */
   readonly #pending = new Map<string, number>();
@@ -48,6 +51,11 @@ export class QueueWaiters {
     if (pending === undefined || pending <= markedAt) return false;
     this.#pending.delete(key);
     return true;
+  }
+
+  /** Keeps the wake-ups of scope `key` that find nobody waiting, from now on. */
+  keepWakeupsOf(key: string): void {
+    this.#scopes.add(key);
   }
 
   add(waiter: Waiter): void {

@@ -7,7 +7,7 @@ import type { WakeupListener, WakeupSignal } from './wakeup-listener.js';
 /** How often a queue with idle fetches is polled while the listening connection is down, ms. */
 const FALLBACK_POLL_INTERVAL_MS = 100;
 
-/** How old another fetch's empty look may be for a long poll to wait on it, caller's clock ms. */
+/** How old another fetch's emptying look may be for a long poll to wait on it, caller's clock ms. */
 const RECENT_LOOK_MS = 1_000;
 
 /** What {@link Wakeups} needs from its provider. @internal */
@@ -35,8 +35,8 @@ export interface FetchMark {
 /** The timers and waiting fetches of one queue. */
 interface QueueState {
   readonly waiters: QueueWaiters;
-  /** Per scope key, the mark of the latest attempt that found nothing. */
-  readonly emptyLooks: Map<string, FetchMark>;
+  /** Per scope key, the mark of the latest attempt that found nothing more to claim. */
+  readonly emptyingLooks: Map<string, FetchMark>;
   readonly dueTimes: QueueDueTimesCache;
   poll: NodeJS.Timeout | null;
   due: { readonly atMs: number; readonly timer: NodeJS.Timeout } | null;
@@ -47,8 +47,10 @@ interface QueueState {
  * the database (almost) nothing however many fetches wait:
  *
  * - a NOTIFY on the queue's channel wakes one waiting fetch per scope (see {@link WaitScope}),
- *   and a fetch that claims something wakes the next one ({@link claimed}), so a burst spreads
- *   across the fetches one claim at a time and an empty notification costs one fetch;
+ *   and a fetch that claims as much as it could take wakes the next one ({@link claimed}), so a
+ *   burst spreads across the fetches one claim at a time and an empty notification costs one
+ *   fetch; a fetch that found nothing more to claim ({@link emptied}) lets the next long poll
+ *   wait without looking first;
  * - the earliest delayed message of the queue coming due wakes one fetch per scope; the due
  *   times come from one read per queue, shared and kept until the next one passes, from this
  *   provider's own delayed writes ({@link noteDue}), and from the notifications that announce
@@ -76,7 +78,7 @@ export class Wakeups {
     this.#options = options;
     const queueState = (queue: WakeupQueue): QueueState => ({
       waiters: new QueueWaiters(),
-      emptyLooks: new Map(),
+      emptyingLooks: new Map(),
       dueTimes: new QueueDueTimesCache({
         nowMs: options.nowMs,
         read: (sinceMs) => options.readDueTimes(queue, sinceMs),
@@ -101,22 +103,29 @@ export class Wakeups {
     };
   }
 
-  /** Notes that a fetch of `scope` that took `mark` found nothing. */
-  foundNothing(queue: WakeupQueue, scope: WaitScope, mark: FetchMark): void {
-    const looks = this.#queues[queue].emptyLooks;
+  /**
+   * Notes that a fetch of `scope` that took `mark` found nothing more to claim: nothing at all,
+   * or fewer items than it could take.
+   */
+  emptied(queue: WakeupQueue, scope: WaitScope, mark: FetchMark): void {
+    const state = this.#queues[queue];
+    // A fetch that waits from this look must hear what was announced after it.
+    state.waiters.keepWakeupsOf(scope.key);
+    const looks = state.emptyingLooks;
     if ((looks.get(scope.key)?.atMs ?? -Infinity) < mark.atMs) looks.set(scope.key, mark);
   }
 
   /**
-   * The mark of another fetch's recent look at `queue` that found nothing for `scope`: a new
-   * long poll can wait from that mark instead of looking again, since whatever was announced
-   * after it either woke a waiting fetch, which looks, or was left pending, which ends the wait
-   * at once (as does a due time or a lost listener since). `null` when the fetch should look:
-   * the listener is down, the scope does not share looks, or no recent look found nothing.
+   * The mark of another fetch's recent look at `queue` that found nothing more to claim for
+   * `scope` (see {@link emptied}): a new long poll can wait from that mark instead of looking
+   * again, since whatever was announced after it either woke a waiting fetch, which looks, or
+   * was left pending, which ends the wait at once (as does a due time or a lost listener since).
+   * `null` when the fetch should look: the listener is down, the scope does not share looks, or
+   * no recent look emptied the queue.
    */
-  recentEmptyLook(queue: WakeupQueue, scope: WaitScope): FetchMark | null {
+  recentEmptyingLook(queue: WakeupQueue, scope: WaitScope): FetchMark | null {
     if (!scope.sharesLooks || this.#listener?.connected !== true) return null;
-    const look = this.#queues[queue].emptyLooks.get(scope.key);
+    const look = this.#queues[queue].emptyingLooks.get(scope.key);
     if (look === undefined || look.atMs < this.#options.nowMs() - RECENT_LOOK_MS) return null;
     return look;
   }
@@ -128,7 +137,10 @@ export class Wakeups {
     if (!state.waiters.isEmpty) this.#armDue(queue, dueMs);
   }
 
-  /** A fetch of `scope` claimed something: more may be waiting, so the next fetch looks. */
+  /**
+   * A fetch of `scope` claimed as much as it could take: more may be waiting, so the next fetch
+   * looks.
+   */
   claimed(queue: WakeupQueue, scope: WaitScope): void {
     this.#queues[queue].waiters.wakeNext(scope.key, ++this.#wakeupCount);
   }
