@@ -238,6 +238,52 @@ describe('turns acknowledged together (duro migration 8)', () => {
     expect(rows['instance_locks']).toHaveLength(0);
   });
 
+  it('run no step a batch has nothing for (duro migration 17), and leave the same rows', async () => {
+    const together = await database.newProvider({}, 'lean');
+    const apart = await database.newProvider({}, 'leanapart');
+    await prepare(together);
+    await prepare(apart);
+    // One activity, one completion (its key/value delta merged), and no messages, custom status
+    // or pinned version; two turns name no orchestration.
+    const lean: Record<string, TurnOf> = {
+      timers: () => ({
+        ...quiet,
+        historyDelta: [externalEvent('timers', 2, 'go')],
+        workerItems: [activityOf('timers', 3)],
+      }),
+      kv: () => ({
+        ...quiet,
+        historyDelta: [externalEvent('kv', 6, 'go')],
+        metadata: { status: 'Completed', output: '"done"' },
+      }),
+      cancel: () => ({ ...quiet, historyDelta: [externalEvent('cancel', 3, 'go')], metadata: {} }),
+    };
+    const acks = (await claimBatch(together, lean)).map((turn) => ackFor(turn, lean));
+    // A statement trigger of the schema's own sees every insert into a queue, rows or none.
+    await database.query(`
+      CREATE TABLE "${together.schema}".queue_inserts (queue TEXT);
+      CREATE FUNCTION "${together.schema}".note_queue_insert() RETURNS TRIGGER AS $$
+      BEGIN
+        INSERT INTO "${together.schema}".queue_inserts VALUES (TG_TABLE_NAME);
+        RETURN NULL;
+      END $$ LANGUAGE plpgsql;
+      CREATE TRIGGER note_insert AFTER INSERT ON "${together.schema}".orchestrator_queue
+        FOR EACH STATEMENT EXECUTE FUNCTION "${together.schema}".note_queue_insert();
+      CREATE TRIGGER note_insert AFTER INSERT ON "${together.schema}".worker_queue
+        FOR EACH STATEMENT EXECUTE FUNCTION "${together.schema}".note_queue_insert();`);
+
+    await hideSingleAck(together.schema);
+    const outcomes = await together.ackOrchestrationItems(acks);
+    await restoreSingleAck(together.schema);
+    await ackEach(apart, await claimBatch(apart, lean), lean);
+
+    expect(outcomes).toEqual([{ ok: true }, { ok: true }, { ok: true }]);
+    expect(await rowsOf(together.schema)).toEqual(await rowsOf(apart.schema));
+    expect(await database.query(`SELECT queue FROM "${together.schema}".queue_inserts`)).toEqual([
+      { queue: 'worker_queue' },
+    ]);
+  });
+
   it('go turn by turn when a turn writes key/value pairs', async () => {
     const provider = await database.newProvider({}, 'kvturns');
     await prepare(provider);

@@ -185,6 +185,8 @@ describe('migration runner', () => {
       'applied duro 15',
       'applying duro 16',
       'applied duro 16',
+      'applying duro 17',
+      'applied duro 17',
     ]);
   });
 });

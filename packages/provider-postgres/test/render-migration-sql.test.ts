@@ -57,6 +57,7 @@ describe('rendered migration SQL', () => {
       { version: '14', name: '0014_claims_run_fewer_statements.sql' },
       { version: '15', name: '0015_messages_hold_their_instances_until_committed.sql' },
       { version: '16', name: '0016_activity_acks_claim_the_turns_they_wake.sql' },
+      { version: '17', name: '0017_turn_commits_skip_steps_with_nothing_to_write.sql' },
     ]);
   });
 
@@ -96,6 +97,11 @@ describe('rendered migration SQL', () => {
         track: 'duro',
         version: 16,
         name: '0016_activity_acks_claim_the_turns_they_wake.sql',
+      },
+      {
+        track: 'duro',
+        version: 17,
+        name: '0017_turn_commits_skip_steps_with_nothing_to_write.sql',
       },
     ]);
   });
