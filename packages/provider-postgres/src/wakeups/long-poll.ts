@@ -41,8 +41,9 @@ const MAX_IMMEDIATE_RETRIES = 10;
  * timeout and no later than the timeout plus one attempt. A wait cut short by the provider
  * closing returns `null`. A claim that may have left more wakes the next idle fetch of the same
  * `scope`. A long poll may skip its first look when another fetch of its scope just found nothing
- * more to claim and nothing was announced since (see {@link Wakeups.recentEmptyingLook}). While it waits, `handoff`
- * may hand it work claimed elsewhere, which it returns (a handoff of nothing lets it wait on).
+ * more to claim and nothing was announced since (see {@link Wakeups.recentEmptyingLook}). While
+ * it waits, `handoff` may hand it work claimed elsewhere, which it returns (a handoff of nothing
+ * lets it wait on).
  * @internal
  */
 export async function pollForWork<T>(
