@@ -146,7 +146,8 @@ describe('idle fetches that share one provider', () => {
   });
 
   it('after a batch of turns short of its size the next fetch waits for a notification; after a full one it looks', async () => {
-    const provider = await database.newProvider(NEVER_POLL, 'short_batch');
+    // Default options: the safety-net poll (5 s) does not come within this test.
+    const provider = await database.newProvider({}, 'short_batch');
     const other = await database.attach(provider);
     // A waiting activity fetch connects the provider's listener, which an orchestration fetch
     // needs before it may wait without looking.

@@ -7,7 +7,10 @@ import type { WakeupListener, WakeupSignal } from './wakeup-listener.js';
 /** How often a queue with idle fetches is polled while the listening connection is down, ms. */
 const FALLBACK_POLL_INTERVAL_MS = 100;
 
-/** How old another fetch's emptying look may be for a long poll to wait from it, ms. */
+/**
+ * How old another fetch's emptying look may be for a long poll to wait from it, caller's clock
+ * ms.
+ */
 const RECENT_LOOK_MS = 1_000;
 
 /** What {@link Wakeups} needs from its provider. @internal */
